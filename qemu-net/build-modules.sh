@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the project's modules (padata, net, the test modules) against a
+# kernel build tree, in a copy of their sources under WORKDIR so that
+# nothing is built inside the repository and flavours never share objects.
+#
+# usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir=${1:?usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]}
+work=${2:?usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]}
+shift 2
+
+mkdir -p "$work"
+# Objects are kept (excluded from --delete) for incremental rebuilds.
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+	"$top/padata" "$top/net" "$top/selftests" "$work/"
+make -C "$kdir" M="$work/padata" "$@" modules
+make -C "$kdir" M="$work/net" "$@" \
+	KBUILD_EXTRA_SYMBOLS="$work/padata/Module.symvers" modules
+make -C "$kdir" M="$work/selftests/modules" "$@" modules

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a guest initramfs: busybox-static, Debian's full iproute2, iperf3
+# and ethtool with their shared libraries, qemu-net/guest-init as /init,
+# and the given overlay directories copied on top (modules, tools, scripts).
+#
+# usage: initramfs.sh OUT.cpio.gz [OVERLAY_DIR...]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: initramfs.sh OUT.cpio.gz [OVERLAY_DIR...]}
+shift
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,results}
+mkdir -p "$stage/usr/lib/x86_64-linux-gnu/ip"
+cp "$(command -v busybox)" "$stage/bin/busybox"
+# busybox's own ip applet lacks link plugins and most link types, and its
+# shell runs applets before $PATH: never create the applet link for ip.
+for applet in $("$stage/bin/busybox" --list); do
+	case $applet in
+	busybox|ip) continue ;;
+	esac
+	ln -s busybox "$stage/bin/$applet"
+done
+
+binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool"
+for bin in $binaries; do
+	cp "$bin" "$stage$bin"
+	ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
+		cp --parents -L "$lib" "$stage"
+	done
+done
+
+mknod -m 600 "$stage/dev/console" c 5 1
+mknod -m 666 "$stage/dev/null" c 1 3
+cp "$here/guest-init" "$stage/init"
+chmod 755 "$stage/init"
+
+for overlay in "$@"; do
+	cp -a "$overlay/." "$stage/"
+done
+
+(cd "$stage" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

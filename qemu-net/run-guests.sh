@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot one guest, or two guests linked by virtio-net over a unix-socket
+# stream netdev, run one script in each (see guest-init) and bring back
+# what each produced. Never leaves a QEMU process behind.
+#
+# usage: run-guests.sh --kernel BZIMAGE --initrd CPIO.GZ --run GUEST_PATH
+#                      --out DIR [--guests 1|2] [--cpus N] [--mem MIB]
+#                      [--timeout SEC] [--kernel-name NAME]
+#                      [--modules m1,m2] [--append ARGS]
+#
+# Per guest (a, and b when two): DIR/ROLE/console.log, DIR/ROLE/results/
+# (the guest's files, with "status" holding its script's exit code), and
+# DIR/pids (the QEMU PIDs this run started).
+# Exit: 0 when every guest came back with results, 124 on timeout, 125
+# when a guest stopped without results (panic, triple fault).
+set -euo pipefail
+
+guests=1 cpus=2 mem=512 timeout=300 kname=unknown modules="" append=""
+kernel="" initrd="" run="" out=""
+cpu_model=${PADNET_QEMU_CPU:-qemu64}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--run) run=$2 ;;
+	--out) out=$2 ;;
+	--guests) guests=$2 ;;
+	--cpus) cpus=$2 ;;
+	--mem) mem=$2 ;;
+	--timeout) timeout=$2 ;;
+	--kernel-name) kname=$2 ;;
+	--modules) modules=$2 ;;
+	--append) append=$2 ;;
+	*) echo "run-guests.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+for v in kernel initrd run out; do
+	[ -n "${!v}" ] || { echo "run-guests.sh: --$v is required" >&2; exit 2; }
+done
+case $guests in 1) roles="a" ;; 2) roles="a b" ;;
+*) echo "run-guests.sh: --guests takes 1 or 2" >&2; exit 2 ;;
+esac
+
+rm -rf "$out"
+mkdir -p "$out"
+# Unix socket paths are limited to 108 bytes: keep the link socket short.
+sockdir=$(mktemp -d /tmp/padnet-link.XXXXXX)
+pids=()
+
+stop_guests() {
+	local pid
+	for pid in "${pids[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	sleep 0.5
+	for pid in "${pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$sockdir"
+}
+trap stop_guests EXIT
+trap 'exit 130' INT TERM
+
+address_of() { [ "$1" = a ] && echo 198.18.0.1 || echo 198.18.0.2; }
+peer_of() { [ "$1" = a ] && echo b || echo a; }
+
+start_guest() {
+	local role=$1 dir=$out/$1 net=()
+	mkdir -p "$dir/results"
+	if [ "$guests" = 2 ]; then
+		local server=off mac=52:54:00:12:34:02
+		[ "$role" = a ] && server=on mac=52:54:00:12:34:01
+		net=(-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sockdir/link"
+		     -device "virtio-net-pci,netdev=link,mac=$mac")
+	fi
+	qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu "$cpu_model" \
+		-smp "$cpus" -m "$mem" -display none -monitor none -no-reboot \
+		-serial "file:$dir/console.log" \
+		-device virtio-rng-pci \
+		-device virtio-serial-pci \
+		-chardev "file,id=results,path=$dir/results.tar" \
+		-device virtserialport,chardev=results,name=padnet.results \
+		"${net[@]}" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=5 panic=-1 $append padnet.run=$run padnet.role=$role padnet.kernel=$kname padnet.modules=$modules padnet.addr=$(address_of "$role") padnet.peer=$(address_of "$(peer_of "$role")")" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
+	pids+=($!)
+	echo "$!" >> "$out/pids"
+}
+
+start=$(date +%s)
+for role in $roles; do
+	start_guest "$role"
+	if [ "$role" = a ] && [ "$guests" = 2 ]; then
+		# The stream client does not retry: the server socket must exist.
+		for _ in $(seq 100); do
+			[ -S "$sockdir/link" ] && break
+			sleep 0.1
+		done
+	fi
+done
+
+timed_out=0
+while :; do
+	alive=0
+	for pid in "${pids[@]}"; do
+		kill -0 "$pid" 2>/dev/null && alive=1
+	done
+	[ "$alive" = 0 ] && break
+	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		timed_out=1
+		break
+	fi
+	sleep 0.5
+done
+stop_guests
+trap - EXIT
+
+rc=0
+for role in $roles; do
+	dir=$out/$role
+	if [ -s "$dir/results.tar" ]; then
+		tar -xf "$dir/results.tar" -C "$dir/results" 2>/dev/null || true
+	fi
+	if [ "$timed_out" = 1 ]; then
+		echo "run-guests.sh: guest $role timed out after ${timeout}s; console:"
+		rc=124
+	elif [ ! -f "$dir/results/status" ]; then
+		echo "run-guests.sh: guest $role stopped without results; console:"
+		[ "$rc" = 0 ] && rc=125
+	else
+		continue
+	fi
+	tail -n 80 "$dir/console.log" | sed "s/^/[$role] /"
+	cat "$dir/qemu.log" | sed "s/^/[$role qemu] /"
+done
+echo "run-guests.sh: $guests guest(s), $(($(date +%s) - start)) s"
+exit "$rc"

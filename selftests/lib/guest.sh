@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for scenario scripts, sourced inside a guest: . /selftests/lib/guest.sh
+#
+# Set by guest-init: ROLE (a|b), PEER (the other guest's eth0 address),
+# ADDR (ours), KERNEL (check|sanitizer|fast), RESULTS (copied to the host).
+
+tap_count=0
+tap_failed=0
+
+# ok CONDITION_STATUS DESCRIPTION: one TAP line; remembers failures.
+ok() {
+	tap_count=$((tap_count + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_count - $2"
+	else
+		echo "not ok $tap_count - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# tap_exit: the scenario's exit status under kselftest conventions.
+tap_exit() {
+	[ "$tap_failed" = 0 ] && exit 0
+	exit 1
+}
+
+# sync_with_peer: a barrier between the two guests. Guest a listens, guest
+# b retries until a is there; both return only once they have met. Every
+# barrier uses the same port, so both guests must call it equally often.
+sync_with_peer() {
+	if [ "$ROLE" = a ]; then
+		nc -l -p 7999 > /dev/null
+	else
+		until echo sync | nc "$PEER" 7999 2>/dev/null; do
+			sleep 0.2
+		done
+	fi
+}
+
+# wait_for_listen PORT: until a local TCP listener is bound to PORT, so a
+# server is up before the peer is told to connect (a probing connect would
+# use up an "iperf3 -s -1" server's one test).
+wait_for_listen() {
+	for _ in $(seq 300); do
+		netstat -ltn 2>/dev/null | grep -q ":$1 " && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Both guests boot, ping each other over the virtio-net link and carry
+# iperf3 TCP for a few seconds; guest b prints the throughput.
+# kernels: check sanitizer
+# guests: 2
+# cpus: 2
+# mem: 1024
+# timeout: 240
+. /selftests/lib/guest.sh
+
+ping -c 3 -W 5 "$PEER" > /dev/null
+ok $? "ping $PEER"
+
+if [ "$ROLE" = a ]; then
+	iperf3 -s -1 > /dev/null &
+	wait_for_listen 5201
+	sync_with_peer
+	wait
+	ok $? "iperf3 server"
+else
+	sync_with_peer
+	seconds=5
+	[ "$KERNEL" = sanitizer ] && seconds=2
+	iperf3 -c "$PEER" -t "$seconds" -J > "$RESULTS/iperf3-tcp.json"
+	ok $? "iperf3 TCP to $PEER"
+	bps=$(sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' \
+		"$RESULTS/iperf3-tcp.json" | tail -n 1)
+	echo "smoke: iperf3 TCP $ADDR -> $PEER: $(awk "BEGIN { printf \"%.1f\", $bps / 1e6 }") Mbit/s"
+fi
+tap_exit
