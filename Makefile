@@ -3,6 +3,7 @@
 # padnet: the padata core, the padtun device and the QEMU test bed.
 #
 #   make demo                 two guests, iperf3 through padtun and the plain link, a table
+#                             (demo/run.sh; more rounds: PADNET_ROUNDS=5 make demo)
 #   make test                 every test scenario; last line "N passed, N failed"
 #   make test T=NAME          one scenario (see selftests/scenarios/)
 #   make modules FLAVOUR=F    padata.ko, padtun.ko and the test modules for kernel F
@@ -61,11 +62,12 @@ initramfs: modules tools
 	@cp $(TOOLS)/seqcheck $(B)/root/usr/local/bin/
 	@cp $(TOOLS)/link_padtun.so $(B)/root/usr/lib/x86_64-linux-gnu/ip/
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/
+	@cp -a demo $(B)/root/
 	@qemu-net/initramfs.sh $(B)/initramfs.cpio.gz $(B)/root
 
-# The main job: for now, the smoke scenario's guest-to-guest throughput.
+# The main job: iperf3 through padtun and the plain link, a table.
 demo: deps
-	@PADNET_KERNELS=check selftests/run.sh smoke
+	@demo/run.sh
 
 # Every test on every kernel; the runner builds each kernel, the modules
 # and the initramfs the first time a scenario needs them.
