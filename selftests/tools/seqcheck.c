@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqcheck - UDP sequence checker for the padnet test scenarios.
+ *
+ *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS]
+ *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N]
+ *   seqcheck selftest
+ *
+ * Each datagram starts with a 64-bit sequence number (0..COUNT-1, network
+ * order), a 32-bit magic and the 32-bit datagram size, followed by a
+ * pattern derived from the sequence number, so that the receiver detects
+ * reordering, duplicates, loss and corrupted payloads.
+ *
+ * The receiver prints
+ *
+ *   received N lost N duplicates N reordered N
+ *   corrupt N invalid N socket_drops N
+ *
+ * and exits 0 only if nothing was reordered, duplicated or corrupted and at
+ * most --max-loss (default 0) datagrams were lost; 1 otherwise; 2 on usage
+ * or system errors. "reordered" counts datagrams whose sequence number is
+ * lower than the highest seen before them (and not seen before: a repeat is
+ * a duplicate only). "invalid" datagrams (foreign: bad magic, short, or a
+ * sequence number >= COUNT) are ignored and reported, not judged.
+ *
+ * The classification is seq_account(), which both the receiver and the
+ * selftest call on raw datagram bytes; the selftest is the negative
+ * control that shows the checker can fail.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/sock_diag.h>
+
+#define SEQ_MAGIC	0x50445351u	/* "PDSQ" */
+#define SEQ_HDR_LEN	16		/* seq (8), magic (4), size (4) */
+#define SEQ_MIN_SIZE	SEQ_HDR_LEN
+#define SEQ_MAX_SIZE	65507		/* the largest IPv4 UDP payload */
+#define SEQ_DEF_SIZE	64
+#define SEQ_MAX_COUNT	4294967296ULL	/* 2^32 */
+#define SEQ_DEF_TIMEOUT	5
+#define SEQ_RCVBUF	(16 << 20)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* ---- datagram format ---------------------------------------------------- */
+
+static uint8_t seq_pattern(uint64_t seq, size_t i)
+{
+	return (uint8_t)(seq * 131 + i * 7 + (seq >> 8));
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+/* Build datagram number seq of size bytes (size >= SEQ_MIN_SIZE) in buf. */
+static void seq_build(uint8_t *buf, size_t size, uint64_t seq)
+{
+	put_be64(buf, seq);
+	put_be32(buf + 8, SEQ_MAGIC);
+	put_be32(buf + 12, (uint32_t)size);
+	for (size_t i = SEQ_HDR_LEN; i < size; i++)
+		buf[i] = seq_pattern(seq, i);
+}
+
+/* ---- the checker: no I/O ------------------------------------------------ */
+
+struct seq_state {
+	uint64_t count;		/* datagrams expected: seq 0..count-1 */
+	uint8_t *seen;		/* bitmap of count bits */
+	uint64_t received;	/* distinct valid sequence numbers */
+	uint64_t duplicates;
+	uint64_t reordered;
+	uint64_t corrupt;	/* right magic and seq, wrong size or payload */
+	uint64_t invalid;	/* foreign datagrams, ignored */
+	uint64_t highest;	/* highest seq seen so far, if any_seen */
+	bool any_seen;
+};
+
+enum seq_class {
+	SEQ_IN_ORDER,
+	SEQ_REORDERED,
+	SEQ_DUPLICATE,
+	SEQ_CORRUPT,
+	SEQ_INVALID,
+};
+
+static const char *const seq_class_name[] = {
+	[SEQ_IN_ORDER] = "in order",
+	[SEQ_REORDERED] = "reordered",
+	[SEQ_DUPLICATE] = "duplicate",
+	[SEQ_CORRUPT] = "corrupt",
+	[SEQ_INVALID] = "invalid",
+};
+
+static int seq_init(struct seq_state *st, uint64_t count)
+{
+	memset(st, 0, sizeof(*st));
+	st->count = count;
+	st->seen = calloc(count / 8 + 1, 1);
+	return st->seen ? 0 : -1;
+}
+
+static void seq_free(struct seq_state *st)
+{
+	free(st->seen);
+	st->seen = NULL;
+}
+
+/* Classify one received datagram and account for it. */
+static enum seq_class seq_account(struct seq_state *st, const uint8_t *buf,
+				  size_t len)
+{
+	uint64_t seq;
+	size_t i;
+
+	if (len < SEQ_HDR_LEN || get_be32(buf + 8) != SEQ_MAGIC) {
+		st->invalid++;
+		return SEQ_INVALID;
+	}
+	seq = get_be64(buf);
+	if (seq >= st->count) {
+		st->invalid++;
+		return SEQ_INVALID;
+	}
+	if (get_be32(buf + 12) != len) {
+		st->corrupt++;
+		return SEQ_CORRUPT;
+	}
+	for (i = SEQ_HDR_LEN; i < len; i++) {
+		if (buf[i] != seq_pattern(seq, i)) {
+			st->corrupt++;
+			return SEQ_CORRUPT;
+		}
+	}
+	if (st->seen[seq / 8] & (1u << (seq % 8))) {
+		st->duplicates++;
+		return SEQ_DUPLICATE;
+	}
+	st->seen[seq / 8] |= 1u << (seq % 8);
+	st->received++;
+	if (st->any_seen && seq < st->highest) {
+		st->reordered++;
+		return SEQ_REORDERED;
+	}
+	st->highest = seq;
+	st->any_seen = true;
+	return SEQ_IN_ORDER;
+}
+
+static uint64_t seq_lost(const struct seq_state *st)
+{
+	return st->count - st->received;
+}
+
+static bool seq_passed(const struct seq_state *st, uint64_t max_loss)
+{
+	return st->reordered == 0 && st->duplicates == 0 &&
+	       st->corrupt == 0 && seq_lost(st) <= max_loss;
+}
+
+static void seq_report(FILE *f, const struct seq_state *st,
+		       uint64_t socket_drops)
+{
+	fprintf(f, "received %" PRIu64 " lost %" PRIu64 " duplicates %" PRIu64
+		" reordered %" PRIu64 "\n", st->received, seq_lost(st),
+		st->duplicates, st->reordered);
+	fprintf(f, "corrupt %" PRIu64 " invalid %" PRIu64
+		" socket_drops %" PRIu64 "\n", st->corrupt, st->invalid,
+		socket_drops);
+}
+
+/* ---- command line helpers ---------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS]\n"
+		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N]\n"
+		"       seqcheck selftest\n"
+		"\n"
+		"ADDR is a numeric IPv4 or IPv6 address (fe80::1%%IFACE allowed).\n"
+		"SIZE is the UDP payload size, %d..%d (default %d).\n"
+		"PPS paces the sender (default: as fast as possible).\n"
+		"SEC is how long recv waits for a datagram before giving up\n"
+		"(default %d; the clock restarts at every datagram).\n"
+		"N is the number of lost datagrams still accepted (default 0).\n",
+		SEQ_MIN_SIZE, SEQ_MAX_SIZE, SEQ_DEF_SIZE, SEQ_DEF_TIMEOUT);
+}
+
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
+		     const char *what)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	x = strtoull(s, &end, 10);
+	if (errno || *end || x < min || x > max)
+		goto bad;
+	*v = x;
+	return 0;
+bad:
+	fprintf(stderr, "seqcheck: invalid %s \"%s\" (%" PRIu64 "..%" PRIu64
+		")\n", what, s, min, max);
+	return -1;
+}
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	uint64_t v;
+
+	if (parse_u64(s, 1, 65535, &v, "port"))
+		return -1;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int parse_addr(const char *s, uint16_t port,
+		      struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2];
+	char *scope;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		*len = sizeof(*sin);
+		return 0;
+	}
+	if (strlen(s) >= sizeof(host))
+		goto bad;
+	strcpy(host, s);
+	scope = strchr(host, '%');
+	if (scope)
+		*scope++ = '\0';
+	if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)
+		goto bad;
+	if (scope) {
+		uint64_t id;
+
+		sin6->sin6_scope_id = if_nametoindex(scope);
+		if (!sin6->sin6_scope_id) {
+			if (parse_u64(scope, 1, UINT32_MAX, &id, "scope id"))
+				goto bad;
+			sin6->sin6_scope_id = (uint32_t)id;
+		}
+	}
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(port);
+	*len = sizeof(*sin6);
+	return 0;
+bad:
+	fprintf(stderr, "seqcheck: invalid address \"%s\" (numeric IPv4 or IPv6 expected)\n",
+		s);
+	return -1;
+}
+
+/* the C standard type for a flag a signal handler sets */
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: interrupt poll() */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- send --------------------------------------------------------------- */
+
+static int cmd_send(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	struct timespec start, next;
+	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0;
+	uint16_t port;
+	int npos = 0, fd, ret = 0;
+	const char *pos[4];
+	uint8_t *buf;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--rate") == 0) {
+			if (++i == argc ||
+			    parse_u64(argv[i], 1, 100000000, &rate, "rate"))
+				return 2;
+		} else if (npos < 4 && strncmp(argv[i], "--", 2) != 0) {
+			pos[npos++] = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (npos < 3) {
+		usage(stderr);
+		return 2;
+	}
+	if (parse_port(pos[1], &port) || parse_addr(pos[0], port, &ss, &sslen) ||
+	    parse_u64(pos[2], 1, SEQ_MAX_COUNT, &count, "count") ||
+	    (npos > 3 && parse_u64(pos[3], SEQ_MIN_SIZE, SEQ_MAX_SIZE, &size,
+				   "size")))
+		return 2;
+
+	fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("seqcheck: socket");
+		return 2;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		perror("seqcheck: malloc");
+		close(fd);
+		return 2;
+	}
+	catch_signals();
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (seq = 0; seq < count && !stop; seq++) {
+		if (rate) {
+			/*
+			 * absolute deadlines: no drift, catches up if late;
+			 * seq < 2^32, so seq * 10^9 fits in 64 bits
+			 */
+			uint64_t ns = seq * 1000000000u / rate;
+
+			next.tv_sec = start.tv_sec + (time_t)(ns / 1000000000u);
+			next.tv_nsec = start.tv_nsec + (long)(ns % 1000000000u);
+			if (next.tv_nsec >= 1000000000L) {
+				next.tv_sec++;
+				next.tv_nsec -= 1000000000L;
+			}
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					       &next, NULL) == EINTR && !stop)
+				;
+		}
+		seq_build(buf, size, seq);
+		for (;;) {
+			if (sendto(fd, buf, size, 0, (struct sockaddr *)&ss,
+				   sslen) == (ssize_t)size) {
+				sent++;
+				break;
+			}
+			if (errno == ENOBUFS || errno == EAGAIN ||
+			    errno == EINTR) {
+				/* local queue full: wait, do not lose */
+				struct timespec ts = { 0, 50000 };
+
+				if (stop)
+					break;
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if (errno == ECONNREFUSED)	/* stale ICMP error */
+				continue;
+			fprintf(stderr, "seqcheck: sendto seq %" PRIu64 ": %s\n",
+				seq, strerror(errno));
+			ret = 2;
+			goto out;
+		}
+	}
+out:
+	printf("sent %" PRIu64 "\n", sent);
+	free(buf);
+	close(fd);
+	if (!ret && sent != count)
+		ret = 1;
+	return ret;
+}
+
+/* ---- recv --------------------------------------------------------------- */
+
+static int open_receiver(uint16_t port)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(port),
+				     .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int zero = 0, bufsz = SEQ_RCVBUF;
+	int fd;
+
+	/* dual-stack socket; plain IPv4 if the kernel has no IPv6 */
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	if (fd >= 0) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero,
+			       sizeof(zero)) ||
+		    bind(fd, (struct sockaddr *)&sin6, sizeof(sin6))) {
+			perror("seqcheck: bind");
+			close(fd);
+			return -1;
+		}
+	} else {
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd < 0) {
+			perror("seqcheck: socket");
+			return -1;
+		}
+		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+			perror("seqcheck: bind");
+			close(fd);
+			return -1;
+		}
+	}
+	/* as root, beyond net.core.rmem_max; else as much as allowed */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz));
+	return fd;
+}
+
+/*
+ * Datagrams our own socket queue dropped (receive buffer full): local loss,
+ * to tell apart from loss in the network or the tunnel.
+ */
+static uint64_t read_socket_drops(int fd)
+{
+	uint32_t mem[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mem);
+
+	memset(mem, 0, sizeof(mem));
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) ||
+	    len < (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t))
+		return 0;
+	return mem[SK_MEMINFO_DROPS];
+}
+
+static int cmd_recv(int argc, char **argv)
+{
+	uint64_t count, timeout = SEQ_DEF_TIMEOUT, max_loss = 0;
+	uint64_t socket_drops = 0;
+	struct seq_state st;
+	uint16_t port;
+	int npos = 0, fd, ret;
+	const char *pos[2];
+	uint8_t *buf;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--timeout") == 0) {
+			if (++i == argc ||
+			    parse_u64(argv[i], 1, 86400, &timeout, "timeout"))
+				return 2;
+		} else if (strcmp(argv[i], "--max-loss") == 0) {
+			if (++i == argc ||
+			    parse_u64(argv[i], 0, SEQ_MAX_COUNT, &max_loss,
+				      "max-loss"))
+				return 2;
+		} else if (npos < 2 && strncmp(argv[i], "--", 2) != 0) {
+			pos[npos++] = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (npos < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (parse_port(pos[0], &port) ||
+	    parse_u64(pos[1], 1, SEQ_MAX_COUNT, &count, "count"))
+		return 2;
+
+	buf = malloc(SEQ_MAX_SIZE + 1);
+	if (!buf || seq_init(&st, count)) {
+		perror("seqcheck: malloc");
+		free(buf);
+		return 2;
+	}
+	fd = open_receiver(port);
+	if (fd < 0) {
+		seq_free(&st);
+		free(buf);
+		return 2;
+	}
+	catch_signals();
+	fprintf(stderr, "seqcheck: listening on port %u for %" PRIu64
+		" datagrams\n", port, count);
+
+	ret = 0;
+	while (st.received < count && !stop) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		int r;
+
+		r = poll(&pfd, 1, (int)timeout * 1000);
+		if (r == 0) {
+			fprintf(stderr, "seqcheck: no datagram for %" PRIu64
+				" s, giving up\n", timeout);
+			break;
+		}
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("seqcheck: poll");
+			ret = 2;
+			break;
+		}
+		n = recv(fd, buf, SEQ_MAX_SIZE + 1, MSG_TRUNC);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			perror("seqcheck: recv");
+			ret = 2;
+			break;
+		}
+		/* a truncated datagram (> SEQ_MAX_SIZE) is foreign */
+		seq_account(&st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n);
+	}
+	socket_drops = read_socket_drops(fd);
+	close(fd);
+	seq_report(stdout, &st, socket_drops);
+	if (!ret)
+		ret = seq_passed(&st, max_loss) ? 0 : 1;
+	seq_free(&st);
+	free(buf);
+	return ret;
+}
+
+/* ---- selftest: the negative control ------------------------------------ */
+
+struct stream_case {
+	const char *name;
+	uint64_t count;
+	/*
+	 * The datagrams, in arrival order: sequence numbers, "x" for a
+	 * foreign datagram, "c" for seq 0 with a payload bit flipped;
+	 * NULL for 0..count-1 in order.
+	 */
+	const char *stream;
+	uint64_t max_loss;
+	/* expected classification */
+	uint64_t received, lost, duplicates, reordered, corrupt, invalid;
+	bool pass;
+};
+
+static void feed(struct seq_state *st, const char *tok)
+{
+	uint8_t buf[SEQ_DEF_SIZE];
+
+	if (strcmp(tok, "x") == 0) {		/* somebody else's datagram */
+		memset(buf, 0xa5, sizeof(buf));
+	} else if (strcmp(tok, "c") == 0) {	/* corrupted in flight */
+		seq_build(buf, sizeof(buf), 0);
+		buf[SEQ_HDR_LEN + 5] ^= 0x10;
+	} else {
+		seq_build(buf, sizeof(buf), strtoull(tok, NULL, 10));
+	}
+	seq_account(st, buf, sizeof(buf));
+}
+
+static bool run_case(const struct stream_case *c, int n)
+{
+	struct seq_state st;
+	char tok[24];
+	bool ok;
+
+	if (seq_init(&st, c->count)) {
+		printf("not ok %d - %s # out of memory\n", n, c->name);
+		return false;
+	}
+	if (!c->stream) {
+		for (uint64_t i = 0; i < c->count; i++) {
+			snprintf(tok, sizeof(tok), "%llu", (unsigned long long)i);
+			feed(&st, tok);
+		}
+	} else {
+		for (const char *p = c->stream; *p; ) {
+			size_t len = strcspn(p, " ");
+
+			if (len && len < sizeof(tok)) {
+				memcpy(tok, p, len);
+				tok[len] = '\0';
+				feed(&st, tok);
+			}
+			p += len;
+			p += strspn(p, " ");
+		}
+	}
+	ok = st.received == c->received && seq_lost(&st) == c->lost &&
+	     st.duplicates == c->duplicates && st.reordered == c->reordered &&
+	     st.corrupt == c->corrupt && st.invalid == c->invalid &&
+	     seq_passed(&st, c->max_loss) == c->pass;
+	printf("%s %d - %s (expect %s)\n", ok ? "ok" : "not ok", n, c->name,
+	       c->pass ? "pass" : "fail");
+	if (!ok) {
+		printf("# got: ");
+		seq_report(stdout, &st, 0);
+		printf("#      verdict %s\n",
+		       seq_passed(&st, c->max_loss) ? "pass" : "fail");
+	}
+	seq_free(&st);
+	return ok;
+}
+
+static bool check_classes(int n)
+{
+	/* single datagrams, one class each, straight from seq_account() */
+	static const struct {
+		int64_t seq;
+		enum seq_class want;
+	} steps[] = {
+		{ 0, SEQ_IN_ORDER }, { 2, SEQ_IN_ORDER }, { 1, SEQ_REORDERED },
+		{ 2, SEQ_DUPLICATE }, { 3, SEQ_IN_ORDER }, { 9, SEQ_INVALID },
+		{ -2, SEQ_CORRUPT }, { 0, SEQ_DUPLICATE },
+	};
+	struct seq_state st;
+	uint8_t buf[SEQ_DEF_SIZE];
+	bool ok = true;
+
+	if (seq_init(&st, 4))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		enum seq_class got;
+
+		seq_build(buf, sizeof(buf), steps[i].seq < 0 ? 0 :
+			  (uint64_t)steps[i].seq);
+		if (steps[i].seq == -2)
+			buf[sizeof(buf) - 1] ^= 1;
+		got = seq_account(&st, buf, sizeof(buf));
+		if (got != steps[i].want) {
+			printf("# step %zu: got %s, want %s\n", i,
+			       seq_class_name[got], seq_class_name[steps[i].want]);
+			ok = false;
+		}
+	}
+	/* a short datagram and a wrong size field */
+	if (seq_account(&st, buf, SEQ_HDR_LEN - 1) != SEQ_INVALID)
+		ok = false;
+	seq_build(buf, sizeof(buf), 3);
+	if (seq_account(&st, buf, sizeof(buf) - 1) != SEQ_CORRUPT)
+		ok = false;
+	seq_free(&st);
+	printf("%s %d - per-datagram classification\n", ok ? "ok" : "not ok", n);
+	return ok;
+}
+
+static int cmd_selftest(void)
+{
+	static const struct stream_case cases[] = {
+		{ "in-order stream of 1000", 1000, NULL, 0,
+		  1000, 0, 0, 0, 0, 0, true },
+		{ "two swapped datagrams: 0 1 3 2 4 5", 6, "0 1 3 2 4 5", 0,
+		  6, 0, 0, 1, 0, 0, false },
+		{ "a duplicate: 0 1 2 2 3 4", 5, "0 1 2 2 3 4", 0,
+		  5, 0, 1, 0, 0, 0, false },
+		{ "a late duplicate: 0 1 2 3 1 4", 5, "0 1 2 3 1 4", 0,
+		  5, 0, 1, 0, 0, 0, false },
+		{ "a loss: 0 1 3 4, max-loss 0", 5, "0 1 3 4", 0,
+		  4, 1, 0, 0, 0, 0, false },
+		{ "a loss: 0 1 3 4, max-loss 1", 5, "0 1 3 4", 1,
+		  4, 1, 0, 0, 0, 0, true },
+		{ "loss at the tail: 0 1 2 of 5, max-loss 1", 5, "0 1 2", 1,
+		  3, 2, 0, 0, 0, 0, false },
+		{ "a corrupted payload", 3, "c 1 2", 0,
+		  2, 1, 0, 0, 1, 0, false },
+		{ "foreign datagrams are ignored", 3, "0 x 1 x 2 7", 0,
+		  3, 0, 0, 0, 0, 3, true },
+	};
+	int n = ARRAY_SIZE(cases) + 1, failed = 0;
+
+	printf("TAP version 13\n1..%d\n", n);
+	for (int i = 0; i < n - 1; i++)
+		failed += !run_case(&cases[i], i + 1);
+	failed += !check_classes(n);
+	printf("# %d passed, %d failed\n", n - failed, failed);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && strcmp(argv[1], "send") == 0)
+		return cmd_send(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "recv") == 0)
+		return cmd_recv(argc - 2, argv + 2);
+	if (argc == 2 && strcmp(argv[1], "selftest") == 0)
+		return cmd_selftest();
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+			  strcmp(argv[1], "--help") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}
