@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padata core: instances, submission and the parallel stage.
+ *
+ * padata_do_parallel() gives each object a sequence number, then adds it
+ * to the parallel queue of one CPU of the instance's mask, round robin by
+ * sequence number. One work item per CPU drains its whole queue in one go.
+ */
+
+#include <linux/atomic.h>
+#include <linux/bottom_half.h>
+#include <linux/cpu.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include "internal.h"
+#include "padata_test_hooks.h"
+
+static unsigned int max_inflight = 1000;
+module_param(max_inflight, uint, 0644);
+MODULE_PARM_DESC(max_inflight,
+		 "objects an instance accepts before -EBUSY, read by padata_alloc (default 1000)");
+
+/* Largest limit: the reorder ring must stay a power of two below 2^31. */
+#define PADATA_MAX_LIMIT BIT(20)
+
+void padata_parallel_worker(struct work_struct *work)
+{
+	struct padata_pqueue *pq = container_of(work, struct padata_pqueue, work);
+	struct padata_stats __percpu *stats = pq->pinst->stats;
+	struct padata_priv *padata, *next;
+	struct llist_node *batch;
+
+	/* Oldest first: the list is LIFO, and early objects are due first. */
+	batch = llist_reverse_order(llist_del_all(&pq->list));
+
+	/*
+	 * parallel() may hand the object to padata_do_serial() and it may be
+	 * freed before parallel() returns, hence the _safe walk.
+	 */
+	llist_for_each_entry_safe(padata, next, batch, node) {
+		local_bh_disable();
+		this_cpu_inc(stats->parallel);
+		padata->parallel(padata);
+		local_bh_enable();
+		cond_resched();
+	}
+}
+
+/*
+ * Takes the next sequence number unless @limit objects are in flight. An
+ * object is in flight from acceptance until its serial() returned and the
+ * serial worker counted it in @done (see PADATA_DONE_BATCH), so @done
+ * never runs ahead and a reorder ring slot is never needed twice.
+ */
+static bool padata_get_seq(struct padata_instance *pinst, u32 *seq)
+{
+	int cur = atomic_read(&pinst->seq);
+
+	do {
+		if ((u32)cur - (u32)atomic_read(&pinst->done) >= pinst->limit)
+			return false;
+	} while (!atomic_try_cmpxchg(&pinst->seq, &cur, (int)((u32)cur + 1)));
+
+	*seq = cur;
+	return true;
+}
+
+static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
+{
+	return cb_cpu >= 0 && cb_cpu < nr_cpu_ids &&
+	       cpumask_test_cpu(cb_cpu, cpus->mask);
+}
+
+static void padata_queue_parallel(struct padata_instance *pinst,
+				  const struct padata_cpus *cpus,
+				  struct padata_priv *padata)
+{
+	int cpu = cpus->cpu[padata->seq_nr % cpus->nr];
+	struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
+
+	/*
+	 * Only the adder that finds the list empty queues the work: any other
+	 * adder's object is picked up by the work that adder (or an earlier
+	 * one) queued, which has not emptied the list yet.
+	 */
+	if (llist_add(&padata->node, &pq->list))
+		queue_work_on(cpu, pinst->wq, &pq->work);
+}
+
+/**
+ * padata_do_parallel - submit an object to a padata instance
+ * @pinst: the instance.
+ * @padata: the object, embedded in the caller's structure, with
+ *          @padata->parallel and @padata->serial set.
+ * @cb_cpu: the CPU serial() should run on; must be in the instance's mask.
+ *
+ * Context: process or softirq context. Does not sleep and takes no lock.
+ *
+ * Return: -EINPROGRESS when the object was accepted: parallel() and then
+ * serial() will be called once each. Otherwise the object was not touched
+ * and may be submitted again: 0 when the instance is not started, -EBUSY
+ * while the CPU mask is being replaced or when the instance's in-flight
+ * limit is reached, -EINVAL when @cb_cpu is not an online CPU of the mask.
+ */
+int padata_do_parallel(struct padata_instance *pinst,
+		       struct padata_priv *padata, int cb_cpu)
+{
+	const struct padata_cpus *cpus;
+	int ret = -EINPROGRESS;
+	u32 seq;
+
+	/*
+	 * The RCU read section pins the CPU set and lets padata_stop(),
+	 * mask changes and hotplug wait until this submission is queued.
+	 */
+	rcu_read_lock();
+	if (!test_bit(PADATA_STARTED, &pinst->flags)) {
+		ret = 0;
+		goto out;
+	}
+	if (test_bit(PADATA_RESET, &pinst->flags))
+		goto busy;
+	cpus = rcu_dereference(pinst->cpus);
+	if (!padata_cb_cpu_ok(cpus, cb_cpu)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!padata_get_seq(pinst, &seq))
+		goto busy;
+
+	padata->pinst = pinst;
+	padata->seq_nr = seq;
+	padata->cb_cpu = cb_cpu;
+	this_cpu_inc(pinst->stats->submitted);
+	padata_queue_parallel(pinst, cpus, padata);
+	goto out;
+
+busy:
+	this_cpu_inc(pinst->stats->ebusy);
+	ret = -EBUSY;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(padata_do_parallel);
+
+/**
+ * padata_start - let an instance accept objects
+ * @pinst: the instance.
+ *
+ * Context: process context; may sleep.
+ */
+void padata_start(struct padata_instance *pinst)
+{
+	mutex_lock(&pinst->lock);
+	set_bit(PADATA_STARTED, &pinst->flags);
+	mutex_unlock(&pinst->lock);
+}
+EXPORT_SYMBOL_GPL(padata_start);
+
+/**
+ * padata_stop - stop an instance from accepting objects
+ * @pinst: the instance.
+ *
+ * When this returns, padata_do_parallel() returns 0 and no submission that
+ * raced with the stop is still in progress. Objects already accepted run to
+ * completion as usual.
+ *
+ * Context: process context; may sleep (waits for an RCU grace period).
+ */
+void padata_stop(struct padata_instance *pinst)
+{
+	mutex_lock(&pinst->lock);
+	clear_bit(PADATA_STARTED, &pinst->flags);
+	mutex_unlock(&pinst->lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(padata_stop);
+
+static void padata_queues_init(struct padata_instance *pinst)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
+		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
+
+		init_llist_head(&pq->list);
+		INIT_WORK(&pq->work, padata_parallel_worker);
+		pq->pinst = pinst;
+		init_llist_head(&sq->list);
+		INIT_WORK(&sq->work, padata_serial_worker);
+		sq->pinst = pinst;
+		sq->run_cpu = cpu;
+	}
+}
+
+static int padata_percpu_alloc(struct padata_instance *pinst)
+{
+	pinst->pqueue = alloc_percpu(struct padata_pqueue);
+	if (!pinst->pqueue)
+		goto err;
+	pinst->squeue = alloc_percpu(struct padata_squeue);
+	if (!pinst->squeue)
+		goto err_free_pqueue;
+	pinst->stats = alloc_percpu(struct padata_stats);
+	if (!pinst->stats)
+		goto err_free_squeue;
+	return 0;
+
+err_free_squeue:
+	free_percpu(pinst->squeue);
+err_free_pqueue:
+	free_percpu(pinst->pqueue);
+err:
+	return -ENOMEM;
+}
+
+static void padata_percpu_free(struct padata_instance *pinst)
+{
+	free_percpu(pinst->stats);
+	free_percpu(pinst->squeue);
+	free_percpu(pinst->pqueue);
+}
+
+/**
+ * padata_alloc_limit - allocate an instance with a given in-flight limit
+ * @cpumask: the CPUs for parallel() and the allowed callback CPUs.
+ * @wq: a per-CPU (not WQ_UNBOUND) workqueue that runs both stages.
+ * @limit: objects in flight before padata_do_parallel() returns -EBUSY.
+ *
+ * Like padata_alloc(), which uses the max_inflight module parameter.
+ *
+ * Context: process context; may sleep.
+ * Return: the new, stopped instance, or NULL on failure or when @cpumask
+ * has no online CPU.
+ */
+struct padata_instance *padata_alloc_limit(const struct cpumask *cpumask,
+					   struct workqueue_struct *wq,
+					   unsigned int limit)
+{
+	struct padata_instance *pinst;
+
+	if (!wq || !limit || limit > PADATA_MAX_LIMIT)
+		return NULL;
+	pinst = kzalloc(sizeof(*pinst), GFP_KERNEL);
+	if (!pinst)
+		goto err;
+	pinst->wq = wq;
+	pinst->limit = limit;
+	pinst->ring_mask = roundup_pow_of_two(limit) - 1;
+	pinst->ring = kvcalloc(pinst->ring_mask + 1, sizeof(*pinst->ring),
+			       GFP_KERNEL);
+	if (!pinst->ring)
+		goto err_free_pinst;
+	if (padata_percpu_alloc(pinst))
+		goto err_free_ring;
+	mutex_init(&pinst->lock);
+	padata_queues_init(pinst);
+	padata_reorder_init(pinst, 0);
+	if (padata_cpus_init(pinst, cpumask))
+		goto err_free_percpu;
+	padata_debugfs_add(pinst);
+	return pinst;
+
+err_free_percpu:
+	mutex_destroy(&pinst->lock);
+	padata_percpu_free(pinst);
+err_free_ring:
+	kvfree(pinst->ring);
+err_free_pinst:
+	kfree(pinst);
+err:
+	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(padata_alloc_limit, PADATA_TEST);
+
+/**
+ * padata_alloc - allocate a padata instance
+ * @cpumask: the CPUs for parallel() and the allowed callback CPUs. It may
+ *           name offline CPUs; they join when they come online.
+ * @wq: a per-CPU (not WQ_UNBOUND) workqueue that runs both stages; the
+ *      caller keeps ownership and destroys it after padata_free().
+ *
+ * The in-flight limit is the max_inflight module parameter at this time.
+ *
+ * Context: process context; may sleep.
+ * Return: the new instance, stopped, or NULL on failure or when @cpumask
+ * has no online CPU.
+ */
+struct padata_instance *padata_alloc(const struct cpumask *cpumask,
+				     struct workqueue_struct *wq)
+{
+	return padata_alloc_limit(cpumask, wq, READ_ONCE(max_inflight));
+}
+EXPORT_SYMBOL_GPL(padata_alloc);
+
+static bool padata_drained(struct padata_instance *pinst)
+{
+	return atomic_read_acquire(&pinst->done) == atomic_read(&pinst->seq);
+}
+
+/*
+ * Waits until every accepted object's serial() returned, then until no
+ * padata code runs on behalf of the instance any more: padata_do_serial()
+ * callers leave their RCU read section, the work items return.
+ */
+static void padata_drain(struct padata_instance *pinst)
+{
+	int cpu;
+
+	WRITE_ONCE(pinst->draining, true);
+	smp_mb(); /* Pairs with the full barrier in padata_serial_done(). */
+	wait_var_event(&pinst->done, padata_drained(pinst));
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work);
+		flush_work(&per_cpu_ptr(pinst->squeue, cpu)->work);
+	}
+}
+
+/**
+ * padata_free - stop an instance, wait for its objects, and free it
+ * @pinst: the instance.
+ *
+ * Waits until every accepted object's serial() has returned, so it must
+ * not be called from parallel() or serial() of the same instance, and
+ * every object's parallel() must eventually call padata_do_serial().
+ *
+ * Context: process context; sleeps.
+ */
+void padata_free(struct padata_instance *pinst)
+{
+	padata_stop(pinst);
+	padata_hotplug_remove(pinst);
+	padata_drain(pinst);
+	padata_debugfs_remove(pinst);
+	padata_cpus_destroy(pinst);
+	mutex_destroy(&pinst->lock);
+	padata_percpu_free(pinst);
+	kvfree(pinst->ring);
+	kfree(pinst);
+}
+EXPORT_SYMBOL_GPL(padata_free);
+
+/**
+ * padata_test_preset_seq - move an idle instance's sequence space
+ * @pinst: the instance, with no object in flight.
+ * @seq: the sequence number the next accepted object gets.
+ *
+ * Test hook, e.g. to start just below the 32-bit wrap.
+ *
+ * Context: process context.
+ * Return: 0, or -EBUSY if objects are in flight.
+ */
+int padata_test_preset_seq(struct padata_instance *pinst, u32 seq)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&pinst->lock);
+	if (padata_drained(pinst)) {
+		padata_reorder_init(pinst, seq);
+		ret = 0;
+	}
+	mutex_unlock(&pinst->lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(padata_test_preset_seq, PADATA_TEST);
+
+/**
+ * padata_test_set_reset_hook - run a function while the CPU set is swapped
+ * @pinst: the instance.
+ * @hook: called with the instance's mutex held while padata_do_parallel()
+ *        returns -EBUSY for a mask change; NULL to remove it.
+ * @arg: passed to @hook.
+ *
+ * Test hook for the -EBUSY-during-a-mask-change return code.
+ *
+ * Context: process context.
+ */
+void padata_test_set_reset_hook(struct padata_instance *pinst,
+				void (*hook)(struct padata_instance *pinst,
+					     void *arg),
+				void *arg)
+{
+	mutex_lock(&pinst->lock);
+	pinst->reset_hook = hook;
+	pinst->reset_hook_arg = arg;
+	mutex_unlock(&pinst->lock);
+}
+EXPORT_SYMBOL_NS_GPL(padata_test_set_reset_hook, PADATA_TEST);
+
+static int __init padata_init(void)
+{
+	int ret;
+
+	ret = padata_hotplug_init();
+	if (ret)
+		return ret;
+	padata_debugfs_init();
+	return 0;
+}
+
+static void __exit padata_exit(void)
+{
+	padata_debugfs_exit();
+	padata_hotplug_exit();
+}
+
+module_init(padata_init);
+module_exit(padata_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("padnet padata: parallel processing, serial completion in submission order");

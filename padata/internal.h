@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private data structures of padata.ko, shared by its source files.
+ *
+ * Lock order (outermost first):
+ *   cpu_hotplug_lock (cpus_read_lock, or held by the cpuhp machinery)
+ *     -> padata_instance.lock (mutex)
+ * The submit and complete fast paths take no lock at all: they use RCU,
+ * llists and atomics only, so padata_do_serial() may be called from any
+ * context and padata_do_parallel() from process or softirq context.
+ */
+#ifndef _PADATA_INTERNAL_H
+#define _PADATA_INTERNAL_H
+
+#include <linux/cpumask.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+#include <padnet/padata.h>
+
+#include "padata_test_hooks.h"
+
+/* Written into the reorder ring slot of the next due object. */
+#define PADATA_DUE ((struct padata_priv *)1UL)
+
+enum padata_flag {
+	PADATA_STARTED,	/* padata_start() called, padata_stop() not since */
+	PADATA_RESET,	/* the parallel CPU set is being replaced */
+};
+
+/*
+ * The CPUs that get parallel work: the user's mask and'ed with the online
+ * CPUs. Published with RCU; submitters read it without a lock. There are
+ * two per instance and a replacement rewrites the one not published, after
+ * a grace period, so mask changes and hotplug never allocate.
+ */
+struct padata_cpus {
+	cpumask_var_t mask;
+	unsigned int nr;
+	int *cpu;		/* nr entries: the CPUs of mask, in order */
+};
+
+/*
+ * One per CPU: the objects waiting for parallel(). Any submitter adds,
+ * one work item bound to @cpu takes the whole list at once.
+ */
+struct padata_pqueue {
+	struct llist_head list;
+	struct work_struct work;
+	struct padata_instance *pinst;
+};
+
+/*
+ * One per callback CPU: objects released in order, waiting for serial().
+ * Only the reorder token holder adds, so the list is in sequence order.
+ * @run_cpu is where the work item is queued: its own CPU while online,
+ * another online CPU while it is not. It is written under
+ * padata_instance.lock and read under RCU by the token holder.
+ */
+struct padata_squeue {
+	struct llist_head list;
+	struct work_struct work;
+	struct padata_instance *pinst;
+	int run_cpu;
+};
+
+/*
+ * struct padata_stats (padata_test_hooks.h): per-CPU counters, summed for
+ * debugfs, each written only by its own CPU.
+ */
+
+struct padata_instance {
+	/* Read by every submitter, written only on configuration changes. */
+	struct padata_cpus __rcu *cpus;
+	unsigned long flags;
+	u32 limit;
+	struct workqueue_struct *wq;
+	struct padata_pqueue __percpu *pqueue;
+	struct padata_squeue __percpu *squeue;
+	struct padata_stats __percpu *stats;
+	struct padata_priv **ring;	/* reorder ring, limit rounded up */
+	u32 ring_mask;
+
+	/*
+	 * The next sequence number. This is the one cache line every submit
+	 * writes: submission order is a total order, so something global
+	 * has to hand it out. One cmpxchg also enforces the in-flight limit.
+	 */
+	atomic_t seq ____cacheline_aligned_in_smp;
+
+	/* Objects whose serial() returned, added by serial workers in batches. */
+	atomic_t done ____cacheline_aligned_in_smp;
+	bool draining;		/* padata_free() waits on @done */
+
+	/*
+	 * The next sequence number to release. Owned by the reorder token
+	 * holder; read racily by completers for the depth statistic only.
+	 */
+	u32 processed ____cacheline_aligned_in_smp;
+
+	/* Configuration, all guarded by @lock. */
+	struct mutex lock;
+	cpumask_var_t user_mask;
+	cpumask_var_t scratch;
+	struct padata_cpus cpus_buf[2];
+	struct hlist_node cpuhp_node;
+	struct dentry *debugfs;
+	int id;
+	void (*reset_hook)(struct padata_instance *pinst, void *arg);
+	void *reset_hook_arg;
+};
+
+/* core.c */
+void padata_parallel_worker(struct work_struct *work);
+
+/* reorder.c */
+void padata_serial_worker(struct work_struct *work);
+void padata_reorder_init(struct padata_instance *pinst, u32 seq);
+
+/* cpumask.c; padata_cpus_init() also registers for hotplug */
+int padata_cpus_init(struct padata_instance *pinst,
+		     const struct cpumask *user_mask);
+void padata_cpus_destroy(struct padata_instance *pinst);
+int padata_hotplug_init(void);
+void padata_hotplug_exit(void);
+void padata_hotplug_remove(struct padata_instance *pinst);
+
+/* debugfs.c */
+void padata_debugfs_init(void);
+void padata_debugfs_exit(void);
+void padata_debugfs_add(struct padata_instance *pinst);
+void padata_debugfs_remove(struct padata_instance *pinst);
+
+#endif /* _PADATA_INTERNAL_H */

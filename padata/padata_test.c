@@ -1,0 +1,1387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for padata.ko: return codes, ordering under stress, every
+ * completion context, sequence wrap, mask changes and CPU hotplug under
+ * load, lifetime, several instances, backpressure and debugfs counters.
+ *
+ * Every object records how often parallel() and serial() saw it; serial()
+ * checks order per callback CPU with the same checker the negative
+ * control feeds a swapped sequence.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <padnet/padata.h>
+
+#include "padata_test_hooks.h"
+
+MODULE_IMPORT_NS(PADATA_TEST);
+
+static unsigned int stress_objects = 100000;
+module_param(stress_objects, uint, 0444);
+MODULE_PARM_DESC(stress_objects, "objects in the ordering stress test (>= 100000)");
+
+static unsigned int stress_submitters = 4;
+module_param(stress_submitters, uint, 0444);
+MODULE_PARM_DESC(stress_submitters, "concurrent submitters in the stress tests");
+
+static unsigned int load_objects = 20000;
+module_param(load_objects, uint, 0444);
+MODULE_PARM_DESC(load_objects, "objects in the mask-change and hotplug tests");
+
+#define PT_SUBMITTERS_MAX 16
+#define PT_WAIT_MS 120000
+
+/* How parallel() finishes an object. */
+enum pt_mode {
+	PT_INLINE,	/* padata_do_serial() from parallel() */
+	PT_DELAY,	/* after a random busy wait, from parallel() */
+	PT_TIMER,	/* from a timer (softirq) */
+	PT_TASKLET,	/* from a tasklet (softirq) */
+	PT_WORK,	/* from a work item on another CPU */
+	PT_IRQ,		/* from an IPI on another CPU (hard interrupt) */
+	PT_PARK,	/* not until the test calls pt_unpark() */
+	PT_NR_MODES,
+};
+
+#define PT_ASYNC_MODES (BIT(PT_INLINE) | BIT(PT_DELAY) | BIT(PT_TIMER) | \
+			BIT(PT_TASKLET) | BIT(PT_WORK) | BIT(PT_IRQ))
+
+struct pt_ctx;
+
+struct pt_obj {
+	struct padata_priv padata;
+	struct pt_ctx *ctx;
+	struct llist_node defer;
+	u32 id;
+	u32 sub_idx;		/* position in its submitter's sequence */
+	u8 submitter;
+	u8 mode;
+	atomic_t parallel_calls;
+	atomic_t serial_calls;
+	struct padata_priv *nested;	/* submitted to ctx->nest_pinst */
+};
+
+/* Strictly increasing, wrap-safe: the suite's order checker. */
+struct pt_order {
+	u32 last;
+	bool started;
+};
+
+static bool pt_order_next(struct pt_order *o, u32 v)
+{
+	bool ok = !o->started || (s32)(v - o->last) > 0;
+
+	o->last = v;
+	o->started = true;
+	return ok;
+}
+
+struct pt_percpu {
+	struct llist_head work_list;
+	struct work_struct work;
+	struct llist_head irq_list;
+	call_single_data_t csd;
+	struct pt_ctx *ctx;
+	/* Touched by serial() of this callback CPU only. */
+	struct pt_order seq_order;
+	struct pt_order sub_order[PT_SUBMITTERS_MAX];
+	atomic_t in_serial;
+};
+
+struct pt_ctx {
+	struct kunit *test;
+	struct workqueue_struct *wq;
+	struct padata_instance *pinst;
+	struct pt_obj *objs;
+	u32 nr;
+	struct pt_percpu *pcpu;		/* nr_cpu_ids entries */
+	cpumask_var_t par_mask;		/* parallel() must run here */
+	cpumask_var_t cb_mask;		/* callback CPUs submitters pick */
+	cpumask_var_t defer_mask;	/* CPUs async completions go to */
+	bool check_par_cpu;
+	bool check_cb_cpu;
+	u32 modes;			/* bit mask of enum pt_mode */
+
+	atomic_t accepted;
+	atomic_t serialized;
+	int max_seen_in_flight;		/* a lower bound of the real maximum */
+	atomic_t ebusy;
+	atomic_t err_order;
+	atomic_t err_overlap;
+	atomic_t err_par_ctx;
+	atomic_t err_ser_ctx;
+	atomic_t err_ret;
+	atomic_t in_mode_ctx[PT_NR_MODES];	/* completions seen in context */
+	bool saw_high, saw_low;
+
+	struct llist_head park_list;
+	struct llist_head timer_list;
+	struct timer_list timer;
+	struct llist_head tasklet_list;
+	struct tasklet_struct tasklet;
+
+	struct padata_instance *nest_pinst;
+	atomic_t nest_serialized;
+	atomic_t nest_err;
+	struct completion last_serial;
+	u32 last_target;
+};
+
+struct pt_priv {
+	struct pt_ctx *ctx[2];
+};
+
+static struct pt_obj *pt_obj(struct padata_priv *padata)
+{
+	return container_of(padata, struct pt_obj, padata);
+}
+
+static void pt_complete(struct pt_obj *obj, enum pt_mode ctx_ok)
+{
+	atomic_inc(&obj->ctx->in_mode_ctx[ctx_ok]);
+	padata_do_serial(&obj->padata);
+}
+
+static void pt_drain(struct llist_head *list, enum pt_mode mode, bool ok)
+{
+	struct llist_node *batch = llist_reverse_order(llist_del_all(list));
+	struct pt_obj *obj, *next;
+
+	llist_for_each_entry_safe(obj, next, batch, defer) {
+		if (ok)
+			atomic_inc(&obj->ctx->in_mode_ctx[mode]);
+		padata_do_serial(&obj->padata);
+	}
+}
+
+static void pt_timer_fn(struct timer_list *t)
+{
+	struct pt_ctx *ctx = from_timer(ctx, t, timer);
+
+	pt_drain(&ctx->timer_list, PT_TIMER, in_serving_softirq());
+}
+
+static void pt_tasklet_fn(struct tasklet_struct *t)
+{
+	struct pt_ctx *ctx = from_tasklet(ctx, t, tasklet);
+
+	pt_drain(&ctx->tasklet_list, PT_TASKLET, in_serving_softirq());
+}
+
+static void pt_work_fn(struct work_struct *work)
+{
+	struct pt_percpu *pc = container_of(work, struct pt_percpu, work);
+
+	pt_drain(&pc->work_list, PT_WORK, !in_interrupt());
+}
+
+static void pt_irq_fn(void *info)
+{
+	struct pt_percpu *pc = info;
+
+	pt_drain(&pc->irq_list, PT_IRQ, irqs_disabled());
+}
+
+/* A CPU of defer_mask other than this one, if there is one. */
+static int pt_other_cpu(struct pt_ctx *ctx, u32 rnd)
+{
+	unsigned int n = cpumask_weight(ctx->defer_mask);
+	int cpu = cpumask_nth(rnd % n, ctx->defer_mask);
+
+	if (cpu == raw_smp_processor_id() && n > 1)
+		cpu = cpumask_nth((rnd + 1) % n, ctx->defer_mask);
+	return cpu;
+}
+
+static void pt_defer(struct pt_obj *obj)
+{
+	struct pt_ctx *ctx = obj->ctx;
+	u32 rnd = obj->id * 2654435761U;
+	struct pt_percpu *pc;
+	int cpu;
+
+	switch (obj->mode) {
+	case PT_TIMER:
+		if (llist_add(&obj->defer, &ctx->timer_list))
+			mod_timer(&ctx->timer, jiffies + 1 + rnd % 2);
+		break;
+	case PT_TASKLET:
+		if (llist_add(&obj->defer, &ctx->tasklet_list))
+			tasklet_schedule(&ctx->tasklet);
+		break;
+	case PT_WORK:
+		cpu = pt_other_cpu(ctx, rnd);
+		pc = &ctx->pcpu[cpu];
+		if (llist_add(&obj->defer, &pc->work_list))
+			queue_work_on(cpu, system_wq, &pc->work);
+		break;
+	case PT_IRQ:
+		cpu = pt_other_cpu(ctx, rnd);
+		pc = &ctx->pcpu[cpu];
+		/* The csd is unlocked before pt_irq_fn() empties the list. */
+		if (llist_add(&obj->defer, &pc->irq_list))
+			smp_call_function_single_async(cpu, &pc->csd);
+		break;
+	case PT_PARK:
+		llist_add(&obj->defer, &ctx->park_list);
+		break;
+	}
+}
+
+static void pt_parallel(struct padata_priv *padata)
+{
+	struct pt_obj *obj = pt_obj(padata);
+	struct pt_ctx *ctx = obj->ctx;
+	int cpu = raw_smp_processor_id();
+
+	if (atomic_inc_return(&obj->parallel_calls) != 1 ||
+	    !in_softirq() || in_hardirq() || !cpu_online(cpu) ||
+	    (ctx->check_par_cpu && !cpumask_test_cpu(cpu, ctx->par_mask)))
+		atomic_inc(&ctx->err_par_ctx);
+
+	switch (obj->mode) {
+	case PT_DELAY:
+		udelay(obj->id % 7);
+		fallthrough;
+	case PT_INLINE:
+		pt_complete(obj, obj->mode);
+		break;
+	default:
+		pt_defer(obj);
+	}
+}
+
+/* Called by serial(); also fed a swapped sequence by the negative test. */
+static void pt_check_serial(struct pt_ctx *ctx, struct pt_obj *obj, int cpu)
+{
+	struct pt_percpu *pc = &ctx->pcpu[obj->padata.cb_cpu];
+
+	if (!pt_order_next(&pc->seq_order, obj->padata.seq_nr) ||
+	    !pt_order_next(&pc->sub_order[obj->submitter], obj->sub_idx))
+		atomic_inc(&ctx->err_order);
+	if (ctx->check_cb_cpu && cpu != obj->padata.cb_cpu)
+		atomic_inc(&ctx->err_ser_ctx);
+	if (obj->padata.seq_nr >= 0xfffff000U)
+		ctx->saw_high = true;
+	else if (obj->padata.seq_nr < 0x1000U)
+		ctx->saw_low = true;
+}
+
+static void pt_serial(struct padata_priv *padata)
+{
+	struct pt_obj *obj = pt_obj(padata);
+	struct pt_ctx *ctx = obj->ctx;
+	struct pt_percpu *pc = &ctx->pcpu[padata->cb_cpu];
+	int ret;
+
+	if (atomic_inc_return(&pc->in_serial) != 1)
+		atomic_inc(&ctx->err_overlap);
+	if (atomic_inc_return(&obj->serial_calls) != 1 || !in_softirq() ||
+	    in_hardirq())
+		atomic_inc(&ctx->err_ser_ctx);
+	pt_check_serial(ctx, obj, raw_smp_processor_id());
+	if (obj->nested) {
+		ret = padata_do_parallel(ctx->nest_pinst, obj->nested,
+					 padata->cb_cpu);
+		if (ret != -EINPROGRESS)
+			atomic_inc(&ctx->nest_err);
+	}
+	atomic_dec(&pc->in_serial);
+	if (atomic_inc_return(&ctx->serialized) == READ_ONCE(ctx->last_target))
+		complete(&ctx->last_serial);
+}
+
+static void pt_nested_parallel(struct padata_priv *padata)
+{
+	padata_do_serial(padata);
+}
+
+static void pt_nested_serial(struct padata_priv *padata)
+{
+	struct pt_obj *obj = container_of(padata, struct pt_obj, padata);
+
+	atomic_inc(&obj->ctx->nest_serialized);
+}
+
+static void pt_ctx_destroy(struct pt_ctx *ctx)
+{
+	int cpu;
+
+	if (ctx->pinst)
+		padata_free(ctx->pinst);
+	ctx->pinst = NULL;
+	if (ctx->nest_pinst)
+		padata_free(ctx->nest_pinst);
+	ctx->nest_pinst = NULL;
+	del_timer_sync(&ctx->timer);
+	tasklet_kill(&ctx->tasklet);
+	for_each_possible_cpu(cpu)
+		if (ctx->pcpu)
+			flush_work(&ctx->pcpu[cpu].work);
+	/* A csd in flight is unlocked before its function runs. */
+	synchronize_rcu();
+	if (ctx->wq)
+		destroy_workqueue(ctx->wq);
+	kvfree(ctx->objs);
+	kfree(ctx->pcpu);
+	free_cpumask_var(ctx->defer_mask);
+	free_cpumask_var(ctx->cb_mask);
+	free_cpumask_var(ctx->par_mask);
+	kfree(ctx);
+}
+
+/* Creates a started instance on @mask (all online CPUs if NULL). */
+static struct pt_ctx *pt_ctx_create(struct kunit *test, int slot,
+				    const struct cpumask *mask, u32 nr,
+				    unsigned int limit)
+{
+	struct pt_priv *priv = test->priv;
+	struct pt_ctx *ctx;
+	int cpu;
+	u32 i;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	priv->ctx[slot] = ctx;
+	ctx->test = test;
+	timer_setup(&ctx->timer, pt_timer_fn, 0);
+	tasklet_setup(&ctx->tasklet, pt_tasklet_fn);
+	init_completion(&ctx->last_serial);
+	ctx->pcpu = kcalloc(nr_cpu_ids, sizeof(*ctx->pcpu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->pcpu);
+	for_each_possible_cpu(cpu) {
+		struct pt_percpu *pc = &ctx->pcpu[cpu];
+
+		pc->ctx = ctx;
+		INIT_WORK(&pc->work, pt_work_fn);
+		INIT_CSD(&pc->csd, pt_irq_fn, pc);
+	}
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&ctx->par_mask, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&ctx->cb_mask, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&ctx->defer_mask, GFP_KERNEL));
+	cpumask_copy(ctx->par_mask, mask ? mask : cpu_online_mask);
+	cpumask_and(ctx->cb_mask, ctx->par_mask, cpu_online_mask);
+	cpumask_copy(ctx->defer_mask, cpu_online_mask);
+	ctx->check_par_cpu = true;
+	ctx->check_cb_cpu = true;
+	ctx->modes = BIT(PT_INLINE);
+
+	ctx->nr = nr;
+	ctx->objs = kvcalloc(max(nr, 1U), sizeof(*ctx->objs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->objs);
+	for (i = 0; i < nr; i++) {
+		ctx->objs[i].ctx = ctx;
+		ctx->objs[i].id = i;
+		ctx->objs[i].padata.parallel = pt_parallel;
+		ctx->objs[i].padata.serial = pt_serial;
+	}
+
+	ctx->wq = alloc_workqueue("padata_test", WQ_MEM_RECLAIM, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->wq);
+	ctx->pinst = padata_alloc_limit(ctx->par_mask, ctx->wq, limit);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->pinst);
+	padata_start(ctx->pinst);
+	return ctx;
+}
+
+static int pt_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(struct pt_priv), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+/* Runs after a failed assertion too: nothing is left running. */
+static void pt_exit(struct kunit *test)
+{
+	struct pt_priv *priv = test->priv;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(priv->ctx); i++) {
+		if (priv->ctx[i])
+			pt_ctx_destroy(priv->ctx[i]);
+		priv->ctx[i] = NULL;
+	}
+}
+
+static int pt_random_cpu(const struct cpumask *mask, struct rnd_state *rnd)
+{
+	unsigned int n = cpumask_weight(mask);
+
+	return n ? cpumask_nth(prandom_u32_state(rnd) % n, mask) : 0;
+}
+
+static u8 pt_random_mode(u32 modes, struct rnd_state *rnd)
+{
+	u8 mode;
+
+	do {
+		mode = prandom_u32_state(rnd) % PT_PARK;
+	} while (!(modes & BIT(mode)));
+	return mode;
+}
+
+/*
+ * accepted is counted after acceptance and serialized before serial()
+ * returns, so their difference never exceeds the real in-flight count;
+ * racy max updates only lower it further.
+ */
+static void pt_note_in_flight(struct pt_ctx *ctx, int in_flight)
+{
+	if (in_flight > READ_ONCE(ctx->max_seen_in_flight))
+		WRITE_ONCE(ctx->max_seen_in_flight, in_flight);
+}
+
+/*
+ * Submits one object until accepted; -EBUSY (limit or mask change) and
+ * -EINVAL (its callback CPU left the mask) are retried with a new CPU.
+ */
+static int pt_submit(struct pt_ctx *ctx, struct pt_obj *obj,
+		     struct rnd_state *rnd, bool retry)
+{
+	int ret, cb_cpu;
+
+	for (;;) {
+		cb_cpu = pt_random_cpu(ctx->cb_mask, rnd);
+		ret = padata_do_parallel(ctx->pinst, &obj->padata, cb_cpu);
+		if (ret == -EINPROGRESS) {
+			pt_note_in_flight(ctx, atomic_inc_return(&ctx->accepted) -
+					  atomic_read(&ctx->serialized));
+			return ret;
+		}
+		if (ret == -EBUSY)
+			atomic_inc(&ctx->ebusy);
+		if (!retry || (ret != -EBUSY && ret != -EINVAL))
+			return ret;
+		if (ret == -EBUSY)
+			usleep_range(20, 100);
+		else
+			cond_resched();
+	}
+}
+
+struct pt_submitter {
+	struct pt_ctx *ctx;
+	struct task_struct *task;
+	u32 first, count;
+	u8 index;
+	struct completion done;
+};
+
+static int pt_submitter_fn(void *arg)
+{
+	struct pt_submitter *s = arg;
+	struct pt_ctx *ctx = s->ctx;
+	struct rnd_state rnd;
+	u32 i;
+
+	prandom_seed_state(&rnd, 0x9adaa + s->index);
+	for (i = 0; i < s->count; i++) {
+		struct pt_obj *obj = &ctx->objs[s->first + i];
+
+		obj->submitter = s->index;
+		obj->sub_idx = i;
+		obj->mode = pt_random_mode(ctx->modes, &rnd);
+		if (pt_submit(ctx, obj, &rnd, true) != -EINPROGRESS)
+			atomic_inc(&ctx->err_ret);
+	}
+	complete(&s->done);
+	return 0;
+}
+
+/* Pushes every object of @ctx from @nsub kthreads; returns once queued. */
+static void pt_run_submitters(struct pt_ctx *ctx, unsigned int nsub,
+			      void (*meanwhile)(struct pt_ctx *ctx))
+{
+	struct pt_submitter *subs;
+	unsigned int i;
+	u32 per;
+
+	nsub = clamp(nsub, 1U, (unsigned int)PT_SUBMITTERS_MAX);
+	per = ctx->nr / nsub;
+	subs = kcalloc(nsub, sizeof(*subs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(ctx->test, subs);
+	for (i = 0; i < nsub; i++) {
+		subs[i].ctx = ctx;
+		subs[i].index = i;
+		subs[i].first = i * per;
+		subs[i].count = i == nsub - 1 ? ctx->nr - i * per : per;
+		init_completion(&subs[i].done);
+		subs[i].task = kthread_run(pt_submitter_fn, &subs[i],
+					   "pt_submit/%u", i);
+		if (IS_ERR(subs[i].task)) {
+			KUNIT_FAIL(ctx->test, "kthread_run failed");
+			complete(&subs[i].done);
+		}
+	}
+	if (meanwhile)
+		meanwhile(ctx);
+	for (i = 0; i < nsub; i++)
+		wait_for_completion(&subs[i].done);
+	kfree(subs);
+}
+
+/*
+ * After the last submission: every accepted object must reach serial()
+ * without further help. A parked object here is the lost-wakeup stall.
+ */
+static void pt_wait_all(struct pt_ctx *ctx)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+
+	while (atomic_read(&ctx->serialized) != atomic_read(&ctx->accepted) &&
+	       time_before(jiffies, end))
+		usleep_range(2000, 5000);
+	KUNIT_EXPECT_EQ_MSG(ctx->test, atomic_read(&ctx->serialized),
+			    atomic_read(&ctx->accepted),
+			    "%d objects parked after the last submission",
+			    atomic_read(&ctx->accepted) -
+			    atomic_read(&ctx->serialized));
+}
+
+/* parallel() calls on @cpu since @before was read. */
+static unsigned long pt_calls_delta(struct pt_ctx *ctx,
+				    const unsigned long *before, int cpu)
+{
+	unsigned long *now = kcalloc(nr_cpu_ids, sizeof(*now), GFP_KERNEL);
+	unsigned long delta;
+
+	if (!now)
+		return ULONG_MAX;
+	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, now);
+	delta = now[cpu] - before[cpu];
+	kfree(now);
+	return delta;
+}
+
+/* Exactly-once and the error counters, for objects [0, nr). */
+static void pt_verify(struct pt_ctx *ctx, u32 nr)
+{
+	struct kunit *test = ctx->test;
+	u32 i, bad = 0;
+
+	for (i = 0; i < nr; i++)
+		if (atomic_read(&ctx->objs[i].parallel_calls) != 1 ||
+		    atomic_read(&ctx->objs[i].serial_calls) != 1)
+			bad++;
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "objects not run exactly once");
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_order), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_overlap), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_par_ctx), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_ser_ctx), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_ret), 0);
+}
+
+static void pt_unpark(struct pt_ctx *ctx, bool reverse)
+{
+	struct llist_node *batch = llist_del_all(&ctx->park_list);
+	struct pt_obj *obj, *next;
+
+	/* The list is newest first: "reverse" completes the newest first. */
+	if (!reverse)
+		batch = llist_reverse_order(batch);
+	llist_for_each_entry_safe(obj, next, batch, defer)
+		padata_do_serial(&obj->padata);
+}
+
+static void pt_wait_parked(struct pt_ctx *ctx, u32 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+	struct llist_node *node;
+	u32 cnt;
+
+	do {
+		cnt = 0;
+		/* Only the test thread removes from park_list. */
+		llist_for_each(node, READ_ONCE(ctx->park_list.first))
+			cnt++;
+		if (cnt >= n)
+			return;
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+	KUNIT_FAIL(ctx->test, "only %u of %u objects reached parallel()",
+		   cnt, n);
+}
+
+/* Negative control: the checker must flag a swapped or repeated order. */
+static void padata_test_checker_flags_reorder(struct kunit *test)
+{
+	static const u32 good[] = { 0xfffffffeU, 0xffffffffU, 0, 1, 5 };
+	static const u32 swapped[] = { 0, 1, 3, 2, 4 };
+	static const u32 repeated[] = { 7, 8, 8 };
+	struct pt_order o = {};
+	struct pt_ctx *ctx;
+	struct pt_obj a = {}, b = {};
+	int i, flagged = 0;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		KUNIT_EXPECT_TRUE(test, pt_order_next(&o, good[i]));
+	o = (struct pt_order){};
+	for (i = 0; i < ARRAY_SIZE(swapped); i++)
+		flagged += !pt_order_next(&o, swapped[i]);
+	KUNIT_EXPECT_EQ(test, flagged, 1);
+	o = (struct pt_order){};
+	flagged = 0;
+	for (i = 0; i < ARRAY_SIZE(repeated); i++)
+		flagged += !pt_order_next(&o, repeated[i]);
+	KUNIT_EXPECT_EQ(test, flagged, 1);
+
+	/* The serial() side checker, fed two swapped objects. */
+	ctx = pt_ctx_create(test, 0, NULL, 0, 16);
+	a.padata.seq_nr = 5;
+	b.padata.seq_nr = 4;
+	b.sub_idx = 1;
+	pt_check_serial(ctx, &a, 0);
+	pt_check_serial(ctx, &b, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_order), 1);
+}
+
+static void pt_expect_untouched(struct kunit *test, struct pt_obj *obj,
+				const struct padata_priv *before)
+{
+	KUNIT_EXPECT_EQ(test, memcmp(&obj->padata, before, sizeof(*before)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&obj->parallel_calls), 0);
+}
+
+static void padata_test_ret_not_started(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 2, 16);
+	struct pt_obj *obj = &ctx->objs[0];
+	int cpu = cpumask_first(cpu_online_mask);
+	struct padata_priv before;
+
+	padata_stop(ctx->pinst);
+	before = obj->padata;
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata, cpu), 0);
+	pt_expect_untouched(test, obj, &before);
+
+	padata_start(ctx->pinst);
+	padata_stop(ctx->pinst);
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata, cpu), 0);
+	pt_expect_untouched(test, obj, &before);
+
+	padata_start(ctx->pinst);
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata, cpu),
+			-EINPROGRESS);
+	atomic_inc(&ctx->accepted);
+	pt_wait_all(ctx);
+	pt_verify(ctx, 1);
+}
+
+static void padata_test_ret_einval(struct kunit *test)
+{
+	int first = cpumask_first(cpu_online_mask);
+	int second = cpumask_next(first, cpu_online_mask);
+	struct padata_priv before;
+	cpumask_var_t mask;
+	struct pt_ctx *ctx;
+	struct pt_obj *obj;
+	int cpu;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_set_cpu(first, mask);
+	ctx = pt_ctx_create(test, 0, mask, 1, 16);
+	obj = &ctx->objs[0];
+	before = obj->padata;
+
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata, -1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata,
+						 nr_cpu_ids), -EINVAL);
+	if (second < nr_cpu_ids)
+		KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst,
+							 &obj->padata, second),
+				-EINVAL);
+	pt_expect_untouched(test, obj, &before);
+
+	/* Masks with no online CPU are refused and change nothing. */
+	cpumask_clear(mask);
+	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, padata_remove_cpu(ctx->pinst, first), -EINVAL);
+	KUNIT_EXPECT_EQ(test, padata_add_cpu(ctx->pinst, nr_cpu_ids), -EINVAL);
+	KUNIT_EXPECT_EQ(test, padata_add_cpu(ctx->pinst, -1), -EINVAL);
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			continue;
+		cpumask_set_cpu(cpu, mask);
+		KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, mask),
+				-EINVAL);
+		break;
+	}
+	cpumask_clear(mask);
+	KUNIT_EXPECT_NULL(test, padata_alloc(mask, ctx->wq));
+	free_cpumask_var(mask);
+
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &obj->padata,
+						 first), -EINPROGRESS);
+	atomic_inc(&ctx->accepted);
+	pt_wait_all(ctx);
+	pt_verify(ctx, 1);
+}
+
+struct pt_reset_probe {
+	struct pt_obj *obj;
+	int cpu;
+	int ret;
+	int calls;
+};
+
+static void pt_reset_hook(struct padata_instance *pinst, void *arg)
+{
+	struct pt_reset_probe *p = arg;
+
+	p->calls++;
+	p->ret = padata_do_parallel(pinst, &p->obj->padata, p->cpu);
+}
+
+/* -EBUSY while the CPU mask is being replaced. */
+static void padata_test_ret_ebusy_mask_change(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 1, 16);
+	struct pt_reset_probe probe = {
+		.obj = &ctx->objs[0],
+		.cpu = cpumask_first(cpu_online_mask),
+	};
+	struct padata_priv before = ctx->objs[0].padata;
+
+	padata_test_set_reset_hook(ctx->pinst, pt_reset_hook, &probe);
+	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, ctx->par_mask), 0);
+	padata_test_set_reset_hook(ctx->pinst, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, probe.calls, 1);
+	KUNIT_EXPECT_EQ(test, probe.ret, -EBUSY);
+	pt_expect_untouched(test, &ctx->objs[0], &before);
+
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &ctx->objs[0].padata,
+						 probe.cpu), -EINPROGRESS);
+	atomic_inc(&ctx->accepted);
+	pt_wait_all(ctx);
+	pt_verify(ctx, 1);
+}
+
+/* Far more objects than the limit: exactly limit accepted, rest -EBUSY. */
+static void padata_test_backpressure(struct kunit *test)
+{
+	const unsigned int limit = 64, nr = 64 * 20;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, limit);
+	struct padata_stats st;
+	struct rnd_state rnd;
+	u32 i, accepted = 0, busy = 0;
+
+	prandom_seed_state(&rnd, 1);
+	for (i = 0; i < nr; i++) {
+		struct pt_obj *obj = &ctx->objs[i];
+		struct padata_priv before;
+		int ret;
+
+		obj->mode = PT_PARK;
+		obj->sub_idx = i;
+		before = obj->padata;
+		ret = pt_submit(ctx, obj, &rnd, false);
+		if (ret == -EINPROGRESS) {
+			accepted++;
+		} else {
+			KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+			pt_expect_untouched(test, obj, &before);
+			busy++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, accepted, limit);
+	KUNIT_EXPECT_EQ(test, busy, nr - limit);
+	padata_test_read_stats(ctx->pinst, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.ebusy, (unsigned long)(nr - limit));
+	KUNIT_EXPECT_EQ(test, st.submitted, (unsigned long)limit);
+
+	pt_wait_parked(ctx, limit);
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	pt_verify(ctx, limit);
+
+	/* Rejected objects are resubmitted as they are, in rounds. */
+	for (i = limit; i < nr; i++)
+		ctx->objs[i].mode = PT_INLINE;
+	for (i = limit; i < nr; i++)
+		KUNIT_EXPECT_EQ(test, pt_submit(ctx, &ctx->objs[i], &rnd, true),
+				-EINPROGRESS);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+}
+
+/* The main ordering stress: many objects, submitters and contexts. */
+static void padata_test_order_stress(struct kunit *test)
+{
+	u32 nr = max(stress_objects, 100000U);
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, 1000);
+	struct padata_stats st;
+
+	ctx->modes = PT_ASYNC_MODES;
+	pt_run_submitters(ctx, stress_submitters, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->accepted), (int)nr);
+	KUNIT_EXPECT_LE(test, ctx->max_seen_in_flight, 1000);
+	padata_test_read_stats(ctx->pinst, &st, NULL);
+	kunit_info(test, "%u objects, %d -EBUSY retries, max reorder depth %lu\n",
+		   nr, atomic_read(&ctx->ebusy), st.max_depth);
+}
+
+static const enum pt_mode pt_context_params[] = {
+	PT_INLINE, PT_DELAY, PT_TIMER, PT_TASKLET, PT_WORK, PT_IRQ,
+};
+
+static void pt_context_desc(const enum pt_mode *mode, char *desc)
+{
+	static const char * const names[] = {
+		"inline", "delay", "timer", "softirq-tasklet",
+		"other-cpu-work", "hardirq-ipi",
+	};
+
+	strscpy(desc, names[*mode], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pt_context, pt_context_params, pt_context_desc);
+
+/* Completion from each context, with the callback CPU asserted. */
+static void padata_test_completion_context(struct kunit *test)
+{
+	enum pt_mode mode = *(const enum pt_mode *)test->param_value;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 4000, 1000);
+
+	ctx->modes = BIT(mode);
+	pt_run_submitters(ctx, 2, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, ctx->nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->in_mode_ctx[mode]),
+			(int)ctx->nr);
+}
+
+/* Parallel and serial context, and even spread over the mask's CPUs. */
+static void padata_test_context_and_spread(struct kunit *test)
+{
+	unsigned long *calls;
+	cpumask_var_t mask;
+	struct pt_ctx *ctx;
+	u32 nr = 3000, expect_lo, expect_hi;
+	int cpu, n;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	/* Leave the first CPU out when there is more than one. */
+	cpumask_copy(mask, cpu_online_mask);
+	if (num_online_cpus() > 1)
+		cpumask_clear_cpu(cpumask_first(mask), mask);
+	ctx = pt_ctx_create(test, 0, mask, nr, 1000);
+	free_cpumask_var(mask);
+	ctx->modes = BIT(PT_INLINE) | BIT(PT_DELAY);
+	pt_run_submitters(ctx, 3, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+
+	calls = kcalloc(nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, calls);
+	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
+	n = cpumask_weight(ctx->par_mask);
+	expect_lo = nr / n;
+	expect_hi = DIV_ROUND_UP(nr, n);
+	for_each_possible_cpu(cpu) {
+		if (cpumask_test_cpu(cpu, ctx->par_mask)) {
+			KUNIT_EXPECT_GE(test, calls[cpu], expect_lo);
+			KUNIT_EXPECT_LE(test, calls[cpu], expect_hi);
+		} else {
+			KUNIT_EXPECT_EQ(test, calls[cpu], 0UL);
+		}
+	}
+	kfree(calls);
+}
+
+/* CVE-2024-47739 class: the sequence number wraps in the middle. */
+static void padata_test_seq_wrap(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 6000, 1000);
+
+	KUNIT_ASSERT_EQ(test, padata_test_preset_seq(ctx->pinst,
+						     0xffffffffU - 2500), 0);
+	ctx->modes = PT_ASYNC_MODES;
+	pt_run_submitters(ctx, 3, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, ctx->nr);
+	KUNIT_EXPECT_TRUE(test, ctx->saw_high);
+	KUNIT_EXPECT_TRUE(test, ctx->saw_low);
+}
+
+static void pt_submit_range(struct pt_ctx *ctx, u32 from, u32 to, u8 mode,
+			    int cb_cpu)
+{
+	u32 i;
+
+	for (i = from; i < to; i++) {
+		struct pt_obj *obj = &ctx->objs[i];
+
+		obj->mode = mode;
+		obj->sub_idx = i;
+		KUNIT_EXPECT_EQ(ctx->test, padata_do_parallel(ctx->pinst,
+							      &obj->padata,
+							      cb_cpu),
+				-EINPROGRESS);
+		atomic_inc(&ctx->accepted);
+	}
+}
+
+/*
+ * Objects accepted before a mask change are serialised before objects
+ * accepted after it, even when the later ones finish first.
+ */
+static void padata_test_order_across_mask_change(struct kunit *test)
+{
+	const u32 half = 200;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 2 * half, 1000);
+	int cb = cpumask_first(cpu_online_mask);
+	cpumask_var_t mask;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	ctx->check_par_cpu = false;
+	pt_submit_range(ctx, 0, half, PT_PARK, cb);
+	pt_wait_parked(ctx, half);
+
+	cpumask_set_cpu(cpumask_last(cpu_online_mask), mask);
+	cpumask_set_cpu(cb, mask);
+	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, mask), 0);
+	free_cpumask_var(mask);
+	pt_submit_range(ctx, half, 2 * half, PT_INLINE, cb);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serialized), 0);
+
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	pt_verify(ctx, 2 * half);
+}
+
+/*
+ * Objects whose callback CPU leaves the mask still get serial() there, in
+ * order; new objects for that CPU are refused, and it gets no new
+ * parallel work.
+ */
+static void padata_test_cb_cpu_leaves_mask(struct kunit *test)
+{
+	const u32 n = 100;
+	int x = cpumask_last(cpu_online_mask);
+	struct pt_ctx *ctx;
+	struct padata_priv before;
+	unsigned long *calls;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	ctx = pt_ctx_create(test, 0, NULL, n + 1, 1000);
+	ctx->check_par_cpu = false;
+	pt_submit_range(ctx, 0, n, PT_PARK, x);
+	pt_wait_parked(ctx, n);
+	KUNIT_EXPECT_EQ(test, padata_remove_cpu(ctx->pinst, x), 0);
+
+	before = ctx->objs[n].padata;
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst, &ctx->objs[n].padata,
+						 x), -EINVAL);
+	pt_expect_untouched(test, &ctx->objs[n], &before);
+
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	pt_verify(ctx, n);	/* check_cb_cpu: serial() ran on x */
+
+	calls = kcalloc(nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, calls);
+	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
+	ctx->objs[n].mode = PT_INLINE;
+	ctx->objs[n].sub_idx = n;
+	pt_submit_range(ctx, n, n + 1, PT_INLINE, cpumask_first(cpu_online_mask));
+	pt_wait_all(ctx);
+	pt_verify(ctx, n + 1);
+	KUNIT_EXPECT_EQ(test, pt_calls_delta(ctx, calls, x), 0UL);
+	kfree(calls);
+}
+
+static void pt_churn_masks(struct pt_ctx *ctx)
+{
+	struct kunit *test = ctx->test;
+	struct rnd_state rnd;
+	cpumask_var_t mask;
+	int i, cpu, ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	prandom_seed_state(&rnd, 42);
+	for (i = 0; atomic_read(&ctx->accepted) < ctx->nr * 9 / 10 && i < 2000;
+	     i++) {
+		cpu = pt_random_cpu(cpu_online_mask, &rnd);
+		switch (i % 3) {
+		case 0:
+			cpumask_clear(mask);
+			while (cpumask_empty(mask))
+				for_each_online_cpu(cpu)
+					if (prandom_u32_state(&rnd) & 1)
+						cpumask_set_cpu(cpu, mask);
+			ret = padata_set_cpumask(ctx->pinst, mask);
+			break;
+		case 1:
+			ret = padata_add_cpu(ctx->pinst, cpu);
+			break;
+		default:
+			ret = padata_remove_cpu(ctx->pinst, cpu);
+			/* Removing the last online CPU is refused. */
+			if (ret == -EINVAL)
+				ret = 0;
+			break;
+		}
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		usleep_range(500, 2000);
+	}
+	cpumask_copy(mask, cpu_online_mask);
+	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, mask), 0);
+	free_cpumask_var(mask);
+}
+
+/* set_cpumask, add_cpu and remove_cpu while objects are in flight. */
+static void padata_test_mask_change_under_load(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, load_objects, 1000);
+
+	ctx->modes = PT_ASYNC_MODES;
+	ctx->check_par_cpu = false;	/* the mask moves under parallel() */
+	pt_run_submitters(ctx, 2, pt_churn_masks);
+	pt_wait_all(ctx);
+	pt_verify(ctx, ctx->nr);
+}
+
+static void pt_reuse_obj(struct pt_obj *obj, u32 sub_idx)
+{
+	obj->padata.pinst = NULL;
+	atomic_set(&obj->parallel_calls, 0);
+	atomic_set(&obj->serial_calls, 0);
+	obj->mode = PT_INLINE;
+	obj->submitter = 0;
+	obj->sub_idx = sub_idx;
+}
+
+/* @cpu is a valid callback CPU and gets its share of parallel work. */
+static void pt_expect_rejoined(struct pt_ctx *ctx, int cpu)
+{
+	u32 i, n = 8 * num_online_cpus();
+	unsigned long *before, *after;
+
+	before = kcalloc(nr_cpu_ids, sizeof(*before), GFP_KERNEL);
+	after = kcalloc(nr_cpu_ids, sizeof(*after), GFP_KERNEL);
+	if (!before || !after) {
+		KUNIT_FAIL(ctx->test, "no memory");
+		goto out;
+	}
+	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, before);
+	for (i = 0; i < n; i++) {
+		pt_reuse_obj(&ctx->objs[i], ctx->nr + i);
+		KUNIT_EXPECT_EQ(ctx->test,
+				padata_do_parallel(ctx->pinst,
+						   &ctx->objs[i].padata, cpu),
+				-EINPROGRESS);
+		atomic_inc(&ctx->accepted);
+	}
+	pt_wait_all(ctx);
+	pt_verify(ctx, n);
+	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, after);
+	KUNIT_EXPECT_GE(ctx->test, after[cpu] - before[cpu], 8UL);
+out:
+	kfree(after);
+	kfree(before);
+}
+
+static int pt_victim;
+
+static void pt_churn_hotplug(struct pt_ctx *ctx)
+{
+	struct kunit *test = ctx->test;
+	int i, ret;
+
+	for (i = 0; i < 6 && atomic_read(&ctx->accepted) < ctx->nr * 9 / 10;
+	     i++) {
+		ret = remove_cpu(pt_victim);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		msleep(30);
+		ret = add_cpu(pt_victim);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		msleep(30);
+	}
+}
+
+/* CPU offline/online while objects are in flight. */
+static void padata_test_hotplug_under_load(struct kunit *test)
+{
+	struct pt_ctx *ctx;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
+		kunit_skip(test, "needs CONFIG_HOTPLUG_CPU and two online CPUs");
+	pt_victim = cpumask_last(cpu_online_mask);
+	if (pt_victim == 0)
+		kunit_skip(test, "CPU 0 is the only hotpluggable candidate");
+
+	ctx = pt_ctx_create(test, 0, NULL, load_objects, 1000);
+	ctx->modes = BIT(PT_INLINE) | BIT(PT_DELAY) | BIT(PT_TIMER) |
+		     BIT(PT_WORK) | BIT(PT_IRQ);
+	/* Async completions never target the CPU that goes away. */
+	cpumask_clear_cpu(pt_victim, ctx->defer_mask);
+	/* serial() of the victim's objects runs elsewhere while it is down. */
+	ctx->check_cb_cpu = false;
+	pt_run_submitters(ctx, 2, pt_churn_hotplug);
+	pt_wait_all(ctx);
+	pt_verify(ctx, ctx->nr);
+
+	/* The CPU is back online and in the mask: it gets work again. */
+	if (!cpu_online(pt_victim))
+		KUNIT_EXPECT_EQ(test, add_cpu(pt_victim), 0);
+	pt_expect_rejoined(ctx, pt_victim);
+}
+
+/* padata_stop: nothing new accepted, in-flight objects still complete. */
+static void padata_test_stop_start(struct kunit *test)
+{
+	const u32 n = 300;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 2 * n, 1000);
+	int cb = cpumask_first(cpu_online_mask);
+	struct padata_priv before;
+	u32 i;
+
+	pt_submit_range(ctx, 0, n, PT_PARK, cb);
+	padata_stop(ctx->pinst);
+	for (i = n; i < 2 * n; i++) {
+		before = ctx->objs[i].padata;
+		KUNIT_EXPECT_EQ(test, padata_do_parallel(ctx->pinst,
+							 &ctx->objs[i].padata,
+							 cb), 0);
+		pt_expect_untouched(test, &ctx->objs[i], &before);
+	}
+	pt_wait_parked(ctx, n);
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serialized), (int)n);
+
+	padata_start(ctx->pinst);
+	pt_submit_range(ctx, n, 2 * n, PT_INLINE, cb);
+	pt_wait_all(ctx);
+	pt_verify(ctx, 2 * n);
+}
+
+/* padata_free() racing with the tail of the last serial() (UAF class). */
+static void padata_test_free_after_last_serial(struct kunit *test)
+{
+	struct pt_priv *priv = test->priv;
+	int round;
+
+	for (round = 0; round < 20; round++) {
+		struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 64, 1000);
+
+		ctx->modes = BIT(PT_INLINE) | BIT(PT_TIMER) | BIT(PT_WORK);
+		WRITE_ONCE(ctx->last_target, ctx->nr);
+		pt_run_submitters(ctx, 2, NULL);
+		wait_for_completion(&ctx->last_serial);
+		padata_free(ctx->pinst);
+		ctx->pinst = NULL;
+		pt_verify(ctx, ctx->nr);
+		pt_ctx_destroy(ctx);
+		priv->ctx[0] = NULL;
+	}
+}
+
+/* padata_free() with objects in flight waits for every serial(). */
+static void padata_test_free_in_flight(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 3000, 1000);
+
+	ctx->modes = BIT(PT_DELAY) | BIT(PT_TIMER) | BIT(PT_TASKLET) |
+		     BIT(PT_WORK) | BIT(PT_IRQ);
+	pt_run_submitters(ctx, 2, NULL);
+	padata_free(ctx->pinst);
+	ctx->pinst = NULL;
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serialized),
+			atomic_read(&ctx->accepted));
+	pt_verify(ctx, ctx->nr);
+}
+
+/* A stuck instance does not hold up another one. */
+static void padata_test_two_instances(struct kunit *test)
+{
+	struct pt_ctx *a = pt_ctx_create(test, 0, NULL, 200, 1000);
+	struct pt_ctx *b = pt_ctx_create(test, 1, NULL, 3000, 1000);
+
+	pt_submit_range(a, 0, a->nr, PT_PARK, cpumask_first(cpu_online_mask));
+	b->modes = PT_ASYNC_MODES;
+	pt_run_submitters(b, 2, NULL);
+	pt_wait_all(b);
+	pt_verify(b, b->nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->serialized), 0);
+
+	pt_wait_parked(a, a->nr);
+	pt_unpark(a, true);
+	pt_wait_all(a);
+	pt_verify(a, a->nr);
+}
+
+/* One instance's serial() submits into another: no deadlock, no loss. */
+static void padata_test_nested(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 3000, 1000);
+	struct pt_obj *inner;
+	unsigned long end;
+	u32 i;
+
+	inner = kvcalloc(ctx->nr, sizeof(*inner), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, inner);
+	/* Big enough that serial() never meets -EBUSY: it cannot retry. */
+	ctx->nest_pinst = padata_alloc_limit(cpu_online_mask, ctx->wq, 4096);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->nest_pinst);
+	padata_start(ctx->nest_pinst);
+	for (i = 0; i < ctx->nr; i++) {
+		inner[i].ctx = ctx;
+		inner[i].padata.parallel = pt_nested_parallel;
+		inner[i].padata.serial = pt_nested_serial;
+		ctx->objs[i].nested = &inner[i].padata;
+	}
+	ctx->modes = PT_ASYNC_MODES;
+	pt_run_submitters(ctx, 2, NULL);
+	pt_wait_all(ctx);
+	end = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+	while (atomic_read(&ctx->nest_serialized) +
+	       atomic_read(&ctx->nest_err) < ctx->nr &&
+	       time_before(jiffies, end))
+		usleep_range(2000, 5000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->nest_err), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->nest_serialized), (int)ctx->nr);
+	pt_verify(ctx, ctx->nr);
+	padata_free(ctx->nest_pinst);
+	ctx->nest_pinst = NULL;
+	kvfree(inner);
+}
+
+/* Reads one "name value" line of the instance's debugfs stats file. */
+static long pt_debugfs_value(const char *buf, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = buf;
+	long val;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && p[len] == ' ' &&
+		    sscanf(p + len + 1, "%ld", &val) == 1)
+			return val;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+static void padata_test_debugfs_counters(struct kunit *test)
+{
+	const unsigned int limit = 100, nr = 400;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, limit);
+	char path[64], *buf;
+	struct rnd_state rnd;
+	long parallel = 0, v;
+	struct file *f;
+	ssize_t len;
+	loff_t pos = 0;
+	int cpu;
+	u32 i, busy = 0;
+	char key[32];
+
+	prandom_seed_state(&rnd, 7);
+	for (i = 0; i < 150; i++) {
+		ctx->objs[i].mode = PT_PARK;
+		ctx->objs[i].sub_idx = i;
+		if (pt_submit(ctx, &ctx->objs[i], &rnd, false) == -EBUSY)
+			busy++;
+	}
+	KUNIT_EXPECT_EQ(test, busy, 50U);
+	pt_wait_parked(ctx, limit);
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	for (i = 150; i < nr; i++) {
+		ctx->objs[i].mode = PT_INLINE;
+		ctx->objs[i].sub_idx = i;
+		pt_submit(ctx, &ctx->objs[i], &rnd, true);
+	}
+	pt_wait_all(ctx);
+	/* serial workers count their batch after its last serial() */
+	for (i = 0; i < 1000; i++) {
+		struct padata_stats st;
+
+		padata_test_read_stats(ctx->pinst, &st, NULL);
+		if (st.completed == atomic_read(&ctx->accepted))
+			break;
+		usleep_range(1000, 2000);
+	}
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/padata/%d/stats",
+		 padata_test_debugfs_id(ctx->pinst));
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		kunit_skip(test, "cannot open %s (%ld)", path, PTR_ERR(f));
+	buf = kunit_kzalloc(test, PAGE_SIZE * 4, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = kernel_read(f, buf, PAGE_SIZE * 4 - 1, &pos);
+	filp_close(f, NULL);
+	KUNIT_ASSERT_GT(test, len, 0L);
+
+	v = atomic_read(&ctx->accepted);
+	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "submitted"), v);
+	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "completed"), v);
+	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "in_flight"), 0L);
+	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "ebusy"),
+			(long)atomic_read(&ctx->ebusy));
+	KUNIT_EXPECT_GT(test, pt_debugfs_value(buf, "max_reorder_depth"), 0L);
+	for_each_possible_cpu(cpu) {
+		snprintf(key, sizeof(key), "parallel_cpu%d", cpu);
+		parallel += pt_debugfs_value(buf, key);
+	}
+	KUNIT_EXPECT_EQ(test, parallel, v);
+	pt_verify(ctx, 150 - busy);
+}
+
+static struct kunit_case padata_test_cases[] = {
+	KUNIT_CASE(padata_test_checker_flags_reorder),
+	KUNIT_CASE(padata_test_ret_not_started),
+	KUNIT_CASE(padata_test_ret_einval),
+	KUNIT_CASE(padata_test_ret_ebusy_mask_change),
+	KUNIT_CASE(padata_test_backpressure),
+	KUNIT_CASE_PARAM(padata_test_completion_context, pt_context_gen_params),
+	KUNIT_CASE(padata_test_context_and_spread),
+	KUNIT_CASE(padata_test_seq_wrap),
+	KUNIT_CASE(padata_test_order_across_mask_change),
+	KUNIT_CASE(padata_test_cb_cpu_leaves_mask),
+	KUNIT_CASE(padata_test_stop_start),
+	KUNIT_CASE(padata_test_two_instances),
+	KUNIT_CASE(padata_test_nested),
+	KUNIT_CASE(padata_test_free_after_last_serial),
+	KUNIT_CASE(padata_test_free_in_flight),
+	KUNIT_CASE(padata_test_debugfs_counters),
+	KUNIT_CASE(padata_test_mask_change_under_load),
+	KUNIT_CASE(padata_test_hotplug_under_load),
+	KUNIT_CASE(padata_test_order_stress),
+	{}
+};
+
+static struct kunit_suite padata_test_suite = {
+	.name = "padata",
+	.init = pt_init,
+	.exit = pt_exit,
+	.test_cases = padata_test_cases,
+};
+
+kunit_test_suite(padata_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for padnet padata");

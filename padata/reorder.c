@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padata reorder and serial stages.
+ *
+ * Completed objects park in a ring indexed by sequence number. Exactly one
+ * party at a time, the token holder, releases objects in order: the ring
+ * slot of the next due object holds PADATA_DUE when nobody is releasing.
+ * A completer swaps its object into its slot with xchg(); if it finds
+ * PADATA_DUE there, it is due and becomes the token holder. The token
+ * holder releases consecutive parked objects and, at the first empty slot,
+ * leaves PADATA_DUE with cmpxchg(). Both steps are atomic on the same
+ * word, so either the completer sees the token or the token holder sees
+ * the object: no object can be parked with nobody left to release it, and
+ * no trylock, timer or extra work item is needed.
+ *
+ * The in-flight limit is at most the ring size, so a slot is reused only
+ * after the object that had it has been released and serialised.
+ */
+
+#include <linux/atomic.h>
+#include <linux/bottom_half.h>
+#include <linux/sched.h>
+#include <linux/wait_bit.h>
+
+#include "internal.h"
+
+/*
+ * The serial worker publishes completions every this many objects: often
+ * enough that a long batch does not hold submitters at -EBUSY, rarely
+ * enough that the shared counter is not written per object.
+ */
+#define PADATA_DONE_BATCH 32
+
+/*
+ * Caller: padata_alloc_limit() or the preset test hook, with nothing in
+ * flight and no padata code running on behalf of the instance.
+ */
+void padata_reorder_init(struct padata_instance *pinst, u32 seq)
+{
+	WRITE_ONCE(pinst->ring[pinst->processed & pinst->ring_mask], NULL);
+	pinst->processed = seq;
+	atomic_set(&pinst->seq, seq);
+	atomic_set(&pinst->done, seq);
+	/* Orders the ring and counters before later submissions. */
+	smp_store_release(&pinst->ring[seq & pinst->ring_mask], PADATA_DUE);
+}
+
+/*
+ * Hands an in-order object to its callback CPU's serial queue. The queue
+ * has one producer at a time, the token holder, so it stays in order.
+ */
+static void padata_release(struct padata_instance *pinst,
+			   struct padata_priv *padata)
+{
+	struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, padata->cb_cpu);
+
+	/*
+	 * Once on the list, serial() may run and free @padata; the caller's
+	 * RCU read section keeps @pinst alive until queue_work_on() returned,
+	 * see padata_drain(). run_cpu is rerouted under RCU by hotplug.
+	 */
+	if (llist_add(&padata->node, &sq->list))
+		queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
+}
+
+/*
+ * Called by the token holder with @padata, the due object, still in its
+ * ring slot. Returns with the token published in the first empty slot.
+ */
+static void padata_reorder(struct padata_instance *pinst,
+			   struct padata_priv *padata)
+{
+	u32 next = padata->seq_nr;
+
+	do {
+		WRITE_ONCE(pinst->ring[next & pinst->ring_mask], NULL);
+		next++;
+		padata_release(pinst, padata);
+		/*
+		 * Statistics only, but written before the token is published
+		 * so that the next holder's value is never overwritten by ours.
+		 */
+		WRITE_ONCE(pinst->processed, next);
+		/* Full barrier: pairs with the xchg() in padata_do_serial(). */
+		padata = cmpxchg(&pinst->ring[next & pinst->ring_mask], NULL,
+				 PADATA_DUE);
+	} while (padata);
+}
+
+/* How far behind the due object a parked one waits; statistics only. */
+static void padata_note_depth(struct padata_instance *pinst, u32 seq)
+{
+	unsigned long depth = seq - READ_ONCE(pinst->processed);
+	struct padata_stats *stats = get_cpu_ptr(pinst->stats);
+
+	/* A stale processed can make depth look huge; clamp to the limit. */
+	depth = min_t(unsigned long, depth, pinst->limit);
+	if (depth > stats->max_depth)
+		WRITE_ONCE(stats->max_depth, depth);
+	put_cpu_ptr(pinst->stats);
+}
+
+/**
+ * padata_do_serial - report that an object's parallel work is finished
+ * @padata: an object accepted by padata_do_parallel() whose parallel()
+ *          has been called; each object is reported exactly once.
+ *
+ * serial() is then called on the object's callback CPU once every object
+ * accepted before it has been reported too. If @padata is the next object
+ * due, the caller releases it and every object parked behind it, so this
+ * may take time proportional to the number of parked objects (at most the
+ * instance's in-flight limit).
+ *
+ * Context: any context, including hard interrupts; does not sleep and
+ * takes no lock.
+ */
+void padata_do_serial(struct padata_priv *padata)
+{
+	struct padata_instance *pinst = padata->pinst;
+	u32 seq = padata->seq_nr;
+	struct padata_priv *prev;
+
+	/* Keeps @pinst alive after @padata is released, see padata_drain(). */
+	rcu_read_lock();
+	prev = xchg(&pinst->ring[seq & pinst->ring_mask], padata);
+	if (prev == PADATA_DUE)
+		padata_reorder(pinst, padata);
+	else if (WARN_ON_ONCE(prev))
+		pr_err("padata: seq %u collides with seq %u\n",
+		       seq, prev->seq_nr);
+	else
+		padata_note_depth(pinst, seq);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(padata_do_serial);
+
+static void padata_serial_done(struct padata_instance *pinst,
+			       unsigned int cnt)
+{
+	this_cpu_add(pinst->stats->completed, cnt);
+	/*
+	 * Fully ordered: serial() has returned before @done counts it, and
+	 * @draining is read after, pairing with smp_mb() in padata_drain().
+	 */
+	atomic_add_return(cnt, &pinst->done);
+	if (READ_ONCE(pinst->draining))
+		wake_up_var(&pinst->done);
+}
+
+void padata_serial_worker(struct work_struct *work)
+{
+	struct padata_squeue *sq = container_of(work, struct padata_squeue,
+						work);
+	struct padata_priv *padata, *next;
+	struct llist_node *batch;
+	unsigned int cnt = 0;
+
+	batch = llist_reverse_order(llist_del_all(&sq->list));
+
+	/*
+	 * The work item never runs twice at once, and takes a batch only
+	 * after the previous one finished, so serial() calls of one callback
+	 * CPU never overlap and never swap. serial() may free the object.
+	 */
+	llist_for_each_entry_safe(padata, next, batch, node) {
+		local_bh_disable();
+		padata->serial(padata);
+		local_bh_enable();
+		if (++cnt == PADATA_DONE_BATCH) {
+			padata_serial_done(sq->pinst, cnt);
+			cnt = 0;
+		}
+		cond_resched();
+	}
+	if (cnt)
+		padata_serial_done(sq->pinst, cnt);
+}
