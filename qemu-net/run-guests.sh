@@ -77,6 +77,8 @@ start_guest() {
 		net=(-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sockdir/link"
 		     -device "virtio-net-pci,netdev=link,mac=$mac")
 	fi
+	# pci=noacpi: PCI interrupt routing from the BIOS tables instead of
+	# ACPI _PRT, whose AML times out (30 s a device) on KASAN kernels.
 	qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu "$cpu_model" \
 		-smp "$cpus" -m "$mem" -display none -monitor none -no-reboot \
 		-serial "file:$dir/console.log" \
@@ -86,7 +88,7 @@ start_guest() {
 		-device virtserialport,chardev=results,name=padnet.results \
 		"${net[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=5 panic=-1 $append padnet.run=$run padnet.role=$role padnet.kernel=$kname padnet.modules=$modules padnet.addr=$(address_of "$role") padnet.peer=$(address_of "$(peer_of "$role")")" \
+		-append "console=ttyS0 loglevel=5 panic=-1 pci=noacpi $append padnet.run=$run padnet.role=$role padnet.kernel=$kname padnet.modules=$modules padnet.addr=$(address_of "$role") padnet.peer=$(address_of "$(peer_of "$role")")" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	pids+=($!)
 	echo "$!" >> "$out/pids"
