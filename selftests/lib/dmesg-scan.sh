@@ -22,7 +22,7 @@ if grep -qE "$pattern" "$dmesg"; then
 	echo "dmesg-scan: kernel reports in $dmesg:"
 	grep -nE -A 25 "$pattern" "$dmesg" | head -n 120
 fi
-if [ -n "$kmemleak" ] && grep -q 'unreferenced object' "$kmemleak"; then
+if [ -f "$kmemleak" ] && grep -q 'unreferenced object' "$kmemleak"; then
 	found=1
 	echo "dmesg-scan: kmemleak reports in $kmemleak:"
 	head -n 60 "$kmemleak"
