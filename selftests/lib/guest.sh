@@ -4,6 +4,10 @@
 # Set by guest-init: ROLE (a|b), PEER (the other guest's eth0 address),
 # ADDR (ours), KERNEL (check|sanitizer|fast), RESULTS (copied to the host).
 
+# Debian's busybox shell runs its own applets before $PATH: make "ip" mean
+# Debian's full iproute2 (with the padtun plugin), not busybox's applet.
+ip() { /bin/ip "$@"; }
+
 tap_count=0
 tap_failed=0
 
