@@ -55,15 +55,23 @@ void padata_parallel_worker(struct work_struct *work)
  * object is in flight from acceptance until its serial() returned and the
  * serial worker counted it in @done (see PADATA_DONE_BATCH), so @done
  * never runs ahead and a reorder ring slot is never needed twice.
+ *
+ * @done is read before @seq, with acquire: every object @done counts was
+ * accepted before, so @seq read afterwards is at least @done. Read the
+ * other way round, a submitter delayed between the two reads (interrupt,
+ * vCPU preemption) could pair a stale @seq with a newer @done, and the
+ * unsigned difference would underflow into a spurious -EBUSY.
  */
 static bool padata_get_seq(struct padata_instance *pinst, u32 *seq)
 {
-	int cur = atomic_read(&pinst->seq);
+	u32 done, cur;
 
 	do {
-		if ((u32)cur - (u32)atomic_read(&pinst->done) >= pinst->limit)
+		done = atomic_read_acquire(&pinst->done);
+		cur = atomic_read(&pinst->seq);
+		if (cur - done >= pinst->limit)
 			return false;
-	} while (!atomic_try_cmpxchg(&pinst->seq, &cur, (int)((u32)cur + 1)));
+	} while ((u32)atomic_cmpxchg(&pinst->seq, cur, cur + 1) != cur);
 
 	*seq = cur;
 	return true;
@@ -116,15 +124,18 @@ int padata_do_parallel(struct padata_instance *pinst,
 	/*
 	 * The RCU read section pins the CPU set and lets padata_stop(),
 	 * mask changes and hotplug wait until this submission is queued.
+	 * It is not preemptible: once the object has its sequence number,
+	 * every later object waits for it, so a submitter preempted before
+	 * queueing it would stall the whole instance.
 	 */
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	if (!test_bit(PADATA_STARTED, &pinst->flags)) {
 		ret = 0;
 		goto out;
 	}
 	if (test_bit(PADATA_RESET, &pinst->flags))
 		goto busy;
-	cpus = rcu_dereference(pinst->cpus);
+	cpus = rcu_dereference_sched(pinst->cpus);
 	if (!padata_cb_cpu_ok(cpus, cb_cpu)) {
 		ret = -EINVAL;
 		goto out;
@@ -143,7 +154,7 @@ busy:
 	this_cpu_inc(pinst->stats->ebusy);
 	ret = -EBUSY;
 out:
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(padata_do_parallel);
@@ -336,9 +347,10 @@ static void padata_drain(struct padata_instance *pinst)
 void padata_free(struct padata_instance *pinst)
 {
 	padata_stop(pinst);
-	padata_hotplug_remove(pinst);
+	/* Hotplug still reroutes the queues of objects in flight meanwhile. */
 	padata_drain(pinst);
 	padata_debugfs_remove(pinst);
+	padata_hotplug_remove(pinst);
 	padata_cpus_destroy(pinst);
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
@@ -363,6 +375,8 @@ int padata_test_preset_seq(struct padata_instance *pinst, u32 seq)
 
 	mutex_lock(&pinst->lock);
 	if (padata_drained(pinst)) {
+		/* The last token holder may still be publishing the token. */
+		synchronize_rcu();
 		padata_reorder_init(pinst, seq);
 		ret = 0;
 	}

@@ -85,8 +85,11 @@ static int padata_replace_mask(struct padata_instance *pinst,
 static void padata_route_squeues(struct padata_instance *pinst, int dying,
 				 struct cpumask *moved)
 {
-	int fallback = cpumask_any_but(cpu_online_mask, dying);
-	int cpu;
+	int cpu, fallback;
+
+	/* cpumask_any_but() checks its CPU argument: -1 is not one. */
+	fallback = dying < 0 ? cpumask_first(cpu_online_mask) :
+			       cpumask_any_but(cpu_online_mask, dying);
 
 	for_each_possible_cpu(cpu) {
 		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
@@ -259,7 +262,7 @@ static int padata_cpu_online(unsigned int cpu, struct hlist_node *node)
 	struct padata_instance *pinst;
 	struct padata_cpus *cpus;
 
-	pinst = hlist_entry_safe(node, struct padata_instance, cpuhp_node);
+	pinst = hlist_entry(node, struct padata_instance, cpuhp_node);
 	mutex_lock(&pinst->lock);
 	cpumask_clear(pinst->scratch);
 	padata_route_squeues(pinst, -1, pinst->scratch);
@@ -286,7 +289,7 @@ static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct padata_cpus *cpus;
 	int i;
 
-	pinst = hlist_entry_safe(node, struct padata_instance, cpuhp_node);
+	pinst = hlist_entry(node, struct padata_instance, cpuhp_node);
 	mutex_lock(&pinst->lock);
 	cpumask_clear(pinst->scratch);
 	padata_route_squeues(pinst, cpu, pinst->scratch);

@@ -82,23 +82,10 @@ static int padata_stats_show(struct seq_file *m, void *v)
 /*
  * The files are created "unsafe" so that their own file_operations, with
  * read_iter, are installed at open (the full proxy has no read_iter, and
- * kernel_read() needs it); each call pins the file against removal the
- * way the proxy would, so debugfs_remove() waits for readers.
+ * kernel_read() needs it). debugfs pins the file during open; each read
+ * pins it the way the full proxy would, so debugfs_remove() waits for
+ * readers and a read after it fails instead of touching a freed instance.
  */
-static int padata_debugfs_open(struct file *file,
-			       int (*show)(struct seq_file *m, void *v))
-{
-	struct dentry *dentry = file->f_path.dentry;
-	int ret;
-
-	ret = debugfs_file_get(dentry);
-	if (ret)
-		return ret;
-	ret = single_open(file, show, file_inode(file)->i_private);
-	debugfs_file_put(dentry);
-	return ret;
-}
-
 static ssize_t padata_debugfs_read_iter(struct kiocb *iocb,
 					struct iov_iter *to)
 {
@@ -115,12 +102,12 @@ static ssize_t padata_debugfs_read_iter(struct kiocb *iocb,
 
 static int padata_stats_open(struct inode *inode, struct file *file)
 {
-	return padata_debugfs_open(file, padata_stats_show);
+	return single_open(file, padata_stats_show, inode->i_private);
 }
 
 static int padata_cpumask_open(struct inode *inode, struct file *file)
 {
-	return padata_debugfs_open(file, padata_cpumask_show);
+	return single_open(file, padata_cpumask_show, inode->i_private);
 }
 
 static const struct file_operations padata_stats_fops = {

@@ -8,6 +8,8 @@
  * The submit and complete fast paths take no lock at all: they use RCU,
  * llists and atomics only, so padata_do_serial() may be called from any
  * context and padata_do_parallel() from process or softirq context.
+ * Their RCU read sections are rcu_read_lock_sched(), not preemptible
+ * (see the callers for why); synchronize_rcu() waits for them.
  */
 #ifndef _PADATA_INTERNAL_H
 #define _PADATA_INTERNAL_H
@@ -92,12 +94,6 @@ struct padata_instance {
 	/* Objects whose serial() returned, added by serial workers in batches. */
 	atomic_t done ____cacheline_aligned_in_smp;
 	bool draining;		/* padata_free() waits on @done */
-
-	/*
-	 * The next sequence number to release. Owned by the reorder token
-	 * holder; read racily by completers for the depth statistic only.
-	 */
-	u32 processed ____cacheline_aligned_in_smp;
 
 	/* Configuration, all guarded by @lock. */
 	struct mutex lock;

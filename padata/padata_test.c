@@ -834,6 +834,22 @@ static void padata_test_order_stress(struct kunit *test)
 		   nr, atomic_read(&ctx->ebusy), st.max_depth);
 }
 
+/*
+ * The limit is never within reach here, so every -EBUSY would be a
+ * spurious one: the in-flight count computed from a stale sequence
+ * number and a newer completion count underflows.
+ */
+static void padata_test_no_spurious_ebusy(struct kunit *test)
+{
+	u32 nr = max(stress_objects, 100000U);
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, nr + 1);
+
+	pt_run_submitters(ctx, max(stress_submitters, 4U), NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ebusy), 0);
+}
+
 static const enum pt_mode pt_context_params[] = {
 	PT_INLINE, PT_DELAY, PT_TIMER, PT_TASKLET, PT_WORK, PT_IRQ,
 };
@@ -1146,6 +1162,54 @@ static void padata_test_hotplug_under_load(struct kunit *test)
 	pt_expect_rejoined(ctx, pt_victim);
 }
 
+/*
+ * A CPU coming online rejoins an instance only if the user's mask names
+ * it: @in gets it added while it is offline, @out never names it.
+ */
+static void padata_test_hotplug_rejoin_user_mask(struct kunit *test)
+{
+	int first = cpumask_first(cpu_online_mask), victim, ret;
+	u32 n = 8 * num_online_cpus();
+	struct padata_priv before;
+	struct pt_ctx *in, *out;
+	unsigned long *calls;
+	cpumask_var_t mask;
+
+	victim = cpumask_last(cpu_online_mask);
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || victim == first)
+		kunit_skip(test, "needs CONFIG_HOTPLUG_CPU and two online CPUs");
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_copy(mask, cpu_online_mask);
+	cpumask_clear_cpu(victim, mask);
+	in = pt_ctx_create(test, 0, mask, n, 1000);
+	out = pt_ctx_create(test, 1, mask, n + 1, 1000);
+	free_cpumask_var(mask);
+	calls = kunit_kcalloc(test, nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, calls);
+
+	/* No assertion until the CPU is back: it must not stay offline. */
+	ret = remove_cpu(victim);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, padata_add_cpu(in->pinst, victim), 0);
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(in->pinst, &in->objs[0].padata,
+						 victim), -EINVAL);
+	if (!ret)
+		KUNIT_ASSERT_EQ(test, add_cpu(victim), 0);
+	cpumask_set_cpu(victim, in->par_mask);
+	pt_expect_rejoined(in, victim);
+
+	before = out->objs[n].padata;
+	KUNIT_EXPECT_EQ(test, padata_do_parallel(out->pinst,
+						 &out->objs[n].padata, victim),
+			-EINVAL);
+	pt_expect_untouched(test, &out->objs[n], &before);
+	padata_test_read_stats(out->pinst, &(struct padata_stats){}, calls);
+	pt_submit_range(out, 0, n, PT_INLINE, first);
+	pt_wait_all(out);
+	pt_verify(out, n);	/* check_par_cpu: parallel() never on victim */
+	KUNIT_EXPECT_EQ(test, pt_calls_delta(out, calls, victim), 0UL);
+}
+
 /* padata_stop: nothing new accepted, in-flight objects still complete. */
 static void padata_test_stop_start(struct kunit *test)
 {
@@ -1370,7 +1434,9 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_debugfs_counters),
 	KUNIT_CASE(padata_test_mask_change_under_load),
 	KUNIT_CASE(padata_test_hotplug_under_load),
+	KUNIT_CASE(padata_test_hotplug_rejoin_user_mask),
 	KUNIT_CASE(padata_test_order_stress),
+	KUNIT_CASE(padata_test_no_spurious_ebusy),
 	{}
 };
 

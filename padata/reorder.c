@@ -37,8 +37,9 @@
  */
 void padata_reorder_init(struct padata_instance *pinst, u32 seq)
 {
-	WRITE_ONCE(pinst->ring[pinst->processed & pinst->ring_mask], NULL);
-	pinst->processed = seq;
+	u32 due = atomic_read(&pinst->seq);	/* drained: the token is here */
+
+	WRITE_ONCE(pinst->ring[due & pinst->ring_mask], NULL);
 	atomic_set(&pinst->seq, seq);
 	atomic_set(&pinst->done, seq);
 	/* Orders the ring and counters before later submissions. */
@@ -64,6 +65,21 @@ static void padata_release(struct padata_instance *pinst,
 }
 
 /*
+ * The reorder backlog a token holder cleared in one walk: the due object
+ * and the objects parked behind it. Recorded once per walk in per-CPU
+ * statistics, so that no shared line is written per object for it.
+ */
+static void padata_note_depth(struct padata_instance *pinst,
+			      unsigned long depth)
+{
+	struct padata_stats *stats = get_cpu_ptr(pinst->stats);
+
+	if (depth > stats->max_depth)
+		WRITE_ONCE(stats->max_depth, depth);
+	put_cpu_ptr(pinst->stats);
+}
+
+/*
  * Called by the token holder with @padata, the due object, still in its
  * ring slot. Returns with the token published in the first empty slot.
  */
@@ -71,33 +87,23 @@ static void padata_reorder(struct padata_instance *pinst,
 			   struct padata_priv *padata)
 {
 	u32 next = padata->seq_nr;
+	unsigned long released = 0;
 
 	do {
 		WRITE_ONCE(pinst->ring[next & pinst->ring_mask], NULL);
 		next++;
+		released++;
 		padata_release(pinst, padata);
 		/*
-		 * Statistics only, but written before the token is published
-		 * so that the next holder's value is never overwritten by ours.
+		 * Full barrier: pairs with the xchg() in padata_do_serial().
+		 * When it fails it is unordered, but it returns the object
+		 * whose contents the next padata_release() publishes with
+		 * llist_add(), a full barrier, before anyone else reads them.
 		 */
-		WRITE_ONCE(pinst->processed, next);
-		/* Full barrier: pairs with the xchg() in padata_do_serial(). */
 		padata = cmpxchg(&pinst->ring[next & pinst->ring_mask], NULL,
 				 PADATA_DUE);
 	} while (padata);
-}
-
-/* How far behind the due object a parked one waits; statistics only. */
-static void padata_note_depth(struct padata_instance *pinst, u32 seq)
-{
-	unsigned long depth = seq - READ_ONCE(pinst->processed);
-	struct padata_stats *stats = get_cpu_ptr(pinst->stats);
-
-	/* A stale processed can make depth look huge; clamp to the limit. */
-	depth = min_t(unsigned long, depth, pinst->limit);
-	if (depth > stats->max_depth)
-		WRITE_ONCE(stats->max_depth, depth);
-	put_cpu_ptr(pinst->stats);
+	padata_note_depth(pinst, released);
 }
 
 /**
@@ -120,17 +126,19 @@ void padata_do_serial(struct padata_priv *padata)
 	u32 seq = padata->seq_nr;
 	struct padata_priv *prev;
 
-	/* Keeps @pinst alive after @padata is released, see padata_drain(). */
-	rcu_read_lock();
+	/*
+	 * Keeps @pinst alive after @padata is released, see padata_drain().
+	 * Not preemptible: a preempted token holder would stall every
+	 * completion behind it.
+	 */
+	rcu_read_lock_sched();
 	prev = xchg(&pinst->ring[seq & pinst->ring_mask], padata);
 	if (prev == PADATA_DUE)
 		padata_reorder(pinst, padata);
 	else if (WARN_ON_ONCE(prev))
 		pr_err("padata: seq %u collides with seq %u\n",
 		       seq, prev->seq_nr);
-	else
-		padata_note_depth(pinst, seq);
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 }
 EXPORT_SYMBOL_GPL(padata_do_serial);
 
