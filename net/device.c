@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The net_device: creation and teardown of everything a link owns, and
+ * the live CPU-list change.
+ *
+ * padtun is an Ethernet-type device (ARPHRD_ETHER, NOARP, point-to-point)
+ * so that pktgen, which only drives Ethernet devices, can drive it; only
+ * the IP packet is carried, the Ethernet header never leaves the host.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/gro_cells.h>
+#include <net/ip.h>
+
+#include "messages.h"
+#include "padtun.h"
+#include "queueing.h"
+#include "socket.h"
+
+#define PADTUN_FEATURES	(NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+			 NETIF_F_GSO_SOFTWARE)
+
+/* Outer IP + UDP + padtun header + tag: what the underlay MTU loses. */
+static unsigned int padtun_overhead(const struct padtun_dev *pt)
+{
+	unsigned int ip = pt->family == AF_INET ? sizeof(struct iphdr) :
+						  sizeof(struct ipv6hdr);
+
+	return ip + sizeof(struct udphdr) + sizeof(struct padtun_header) +
+	       pt->transform.tag_len;
+}
+
+static int padtun_open(struct net_device *dev)
+{
+	netif_start_queue(dev);
+	return 0;
+}
+
+static int padtun_stop(struct net_device *dev)
+{
+	netif_stop_queue(dev);
+	return 0;
+}
+
+/* gro_cells is tied to the napi list: set up and torn down with the dev. */
+static int padtun_dev_init(struct net_device *dev)
+{
+	struct padtun_dev *pt = netdev_priv(dev);
+
+	return gro_cells_init(&pt->gro_cells, dev);
+}
+
+static void padtun_dev_uninit(struct net_device *dev)
+{
+	struct padtun_dev *pt = netdev_priv(dev);
+
+	/* serial() may still deliver: gro_cells_receive drops, dev is down. */
+	gro_cells_destroy(&pt->gro_cells);
+}
+
+static const struct net_device_ops padtun_netdev_ops = {
+	.ndo_init		= padtun_dev_init,
+	.ndo_uninit		= padtun_dev_uninit,
+	.ndo_open		= padtun_open,
+	.ndo_stop		= padtun_stop,
+	.ndo_start_xmit		= padtun_xmit,
+	.ndo_get_stats64	= padtun_get_stats64,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+void padtun_setup(struct net_device *dev)
+{
+	struct padtun_dev *pt = netdev_priv(dev);
+
+	ether_setup(dev);
+	dev->netdev_ops = &padtun_netdev_ops;
+	dev->ethtool_ops = &padtun_ethtool_ops;
+	dev->needs_free_netdev = true;
+
+	dev->flags |= IFF_NOARP | IFF_POINTOPOINT;
+	dev->flags &= ~IFF_BROADCAST;
+	/* xmit rewrites the skb in place: pktgen must not share one. */
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+
+	/* Sockets stay in the creating namespace: so does the device. */
+	dev->features |= NETIF_F_NETNS_LOCAL | PADTUN_FEATURES;
+	dev->hw_features |= PADTUN_FEATURES;
+	dev->needed_headroom = PADTUN_HEADROOM;
+	dev->needed_tailroom = PADTUN_TAG_LEN;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = IP_MAX_MTU - sizeof(struct ipv6hdr) -
+		       sizeof(struct udphdr) - sizeof(struct padtun_header) -
+		       PADTUN_TAG_LEN;
+	eth_hw_addr_random(dev);
+
+	memset(pt, 0, sizeof(*pt));
+	pt->dev = dev;
+}
+
+static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
+			   int cb_cpu)
+{
+	char *str = kasprintf(GFP_KERNEL, "%*pbl", cpumask_pr_args(cpus));
+
+	if (!str)
+		return -ENOMEM;
+	kfree(pt->cpus_str);
+	pt->cpus_str = str;
+	cpumask_copy(pt->cpus, cpus);
+	WRITE_ONCE(pt->cb_cpu, cb_cpu);
+	return 0;
+}
+
+static void padtun_copy_config(struct padtun_dev *pt,
+			       const struct padtun_config *cfg)
+{
+	pt->net = dev_net(pt->dev);
+	pt->family = cfg->family;
+	pt->has_local = cfg->has_local;
+	pt->local = cfg->local;
+	pt->remote = cfg->remote;
+	pt->local_port = cfg->local_port;
+	pt->remote_port = cfg->remote_port;
+	pt->key_set = !!cfg->key;
+	pt->max_inflight = cfg->max_inflight;
+	pt->session = get_random_u32();
+	pt->tx_seq = 0;
+	padtun_replay_init(&pt->replay);
+}
+
+/* The underlay path's MTU minus our overhead, unless the user gave one. */
+static void padtun_set_default_mtu(struct padtun_dev *pt)
+{
+	unsigned int mtu = padtun_socket_path_mtu(pt) - padtun_overhead(pt);
+
+	pt->dev->mtu = clamp(mtu, pt->dev->min_mtu, pt->dev->max_mtu);
+}
+
+/* After the device left every list and its last reference went: nothing
+ * transmits any more, and receive is cut off here first.
+ */
+static void padtun_destruct(struct net_device *dev)
+{
+	struct padtun_dev *pt = netdev_priv(dev);
+
+	padtun_socket_detach(pt);
+	padtun_queue_destroy(&pt->rx);
+	/* tx serial() still sends: the socket goes after. */
+	padtun_queue_destroy(&pt->tx);
+	padtun_socket_release(pt);
+	dst_cache_destroy(&pt->dst_cache);
+	kfree(pt->cpus_str);
+	free_cpumask_var(pt->cpus);
+	padtun_transform_destroy(&pt->transform);
+	free_percpu(dev->tstats);
+	padtun_stats_free(pt);
+}
+
+/**
+ * padtun_device_create - allocate what a link owns and register it
+ * @pt: the new device's private part, zeroed by padtun_setup()
+ * @cfg: the parsed attributes
+ * @extack: for the reason of a failure
+ *
+ * Context: newlink, RTNL held. On failure nothing is left behind.
+ */
+int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
+			 struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	padtun_copy_config(pt, cfg);
+
+	ret = padtun_stats_init(pt);
+	if (ret)
+		return ret;
+	/* The UDP tunnel core counts what it sends in dev->tstats. */
+	ret = -ENOMEM;
+	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
+	if (!pt->dev->tstats)
+		goto err_stats;
+	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
+				    cfg->key_len, extack);
+	if (ret)
+		goto err_tstats;
+	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
+		       pt->transform.req_size;
+
+	ret = -ENOMEM;
+	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL))
+		goto err_transform;
+	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu);
+	if (ret)
+		goto err_cpus;
+	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL);
+	if (ret)
+		goto err_cpus;
+
+	padtun_tx_init(&pt->tx);
+	ret = padtun_queue_init(&pt->tx, pt, pt->cpus);
+	if (ret)
+		goto err_padata;
+	padtun_rx_init(&pt->rx);
+	ret = padtun_queue_init(&pt->rx, pt, pt->cpus);
+	if (ret)
+		goto err_tx;
+
+	ret = padtun_socket_open(pt, extack);
+	if (ret)
+		goto err_rx;
+	if (!cfg->mtu_given)
+		padtun_set_default_mtu(pt);
+
+	ret = register_netdevice(pt->dev);
+	if (ret)
+		goto err_socket;
+	/* Only now: register_netdevice would call it on its own failure. */
+	pt->dev->priv_destructor = padtun_destruct;
+	return 0;
+
+err_socket:
+	padtun_socket_release(pt);
+err_rx:
+	padtun_queue_destroy(&pt->rx);
+err_tx:
+	padtun_queue_destroy(&pt->tx);
+	goto err_dst_cache;
+err_padata:
+	NL_SET_ERR_MSG(extack, "cannot set up padata on these CPUs");
+err_dst_cache:
+	dst_cache_destroy(&pt->dst_cache);
+err_cpus:
+	kfree(pt->cpus_str);
+	free_cpumask_var(pt->cpus);
+err_transform:
+	padtun_transform_destroy(&pt->transform);
+err_tstats:
+	free_percpu(pt->dev->tstats);
+err_stats:
+	padtun_stats_free(pt);
+	return ret;
+}
+
+static void padtun_resume_queues(struct padtun_dev *pt)
+{
+	padtun_queue_resume(&pt->rx);
+	padtun_queue_resume(&pt->tx);
+}
+
+/* Both queues paused and empty: padata can change CPUs with nothing held. */
+static int padtun_move_cpus(struct padtun_dev *pt, struct cpumask *cpus,
+			    int cb_cpu, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (cpumask_equal(cpus, pt->cpus))
+		goto set;
+	ret = padata_set_cpumask(pt->tx.pinst, cpus);
+	if (ret)
+		goto err;
+	ret = padata_set_cpumask(pt->rx.pinst, cpus);
+	if (ret) {
+		padata_set_cpumask(pt->tx.pinst, pt->cpus);
+		goto err;
+	}
+set:
+	ret = padtun_set_cpus(pt, cpus, cb_cpu);
+	if (ret) {
+		padata_set_cpumask(pt->rx.pinst, pt->cpus);
+		padata_set_cpumask(pt->tx.pinst, pt->cpus);
+	}
+	return ret;
+
+err:
+	NL_SET_ERR_MSG(extack, "padata refused the CPU list");
+	return ret;
+}
+
+/**
+ * padtun_device_change - apply a changelink
+ * @pt: the device
+ * @cpus: the new parallel CPUs (online, not empty)
+ * @cb_cpu: the new serial CPU, one of @cpus
+ * @max_inflight: the new in-flight limit per direction
+ * @extack: for the reason of a failure
+ *
+ * New packets wait in the backlogs while the ones in flight drain, so a
+ * CPU change loses and reorders nothing. Context: RTNL held.
+ */
+int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
+			 int cb_cpu, u32 max_inflight,
+			 struct netlink_ext_ack *extack)
+{
+	cpumask_var_t new_cpus;
+	int ret = 0;
+
+	WRITE_ONCE(pt->max_inflight, max_inflight);
+	if (cpumask_equal(cpus, pt->cpus) && cb_cpu == pt->cb_cpu)
+		goto kick;
+
+	if (!alloc_cpumask_var(&new_cpus, GFP_KERNEL))
+		return -ENOMEM;
+	cpumask_copy(new_cpus, cpus);
+
+	ret = padtun_queue_pause(&pt->rx);
+	if (!ret)
+		ret = padtun_queue_pause(&pt->tx);
+	if (ret)
+		NL_SET_ERR_MSG(extack, "packets in flight did not drain; CPU list unchanged");
+	else
+		ret = padtun_move_cpus(pt, new_cpus, cb_cpu, extack);
+	padtun_resume_queues(pt);
+	free_cpumask_var(new_cpus);
+kick:
+	/* A higher limit may let backlogged packets and the tx queue go. */
+	padtun_queue_kick(&pt->rx);
+	padtun_queue_kick(&pt->tx);
+	return ret;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test-only knobs, module-wide, in /sys/kernel/debug/padtun/:
+ *   delay_us_max	parallel() first spins a random 0..N us (capped)
+ *   defer_serial	half of the padata_do_serial calls move to another CPU
+ *   unordered		finish packets in parallel(), bypassing the ordering:
+ *			exists only to show the sequence checkers catch it
+ *   async_crypto	the AEAD call is made from a work item and reported
+ *			through the asynchronous completion: the software
+ *			AEADs are synchronous, so that path is otherwise idle
+ * Module-wide rather than per device: names would clash across namespaces.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/random.h>
+#include <linux/smp.h>
+
+#include "knobs.h"
+
+#define PADTUN_DELAY_US_LIMIT	5000
+
+static struct dentry *padtun_debugfs;
+static u32 padtun_delay_us_max;
+static bool padtun_defer_serial;
+static bool padtun_unordered;
+static bool padtun_async_crypto;
+
+void padtun_knobs_init(void)
+{
+	padtun_debugfs = debugfs_create_dir("padtun", NULL);
+	debugfs_create_u32("delay_us_max", 0600, padtun_debugfs,
+			   &padtun_delay_us_max);
+	debugfs_create_bool("defer_serial", 0600, padtun_debugfs,
+			    &padtun_defer_serial);
+	debugfs_create_bool("unordered", 0600, padtun_debugfs,
+			    &padtun_unordered);
+	debugfs_create_bool("async_crypto", 0600, padtun_debugfs,
+			    &padtun_async_crypto);
+}
+
+void padtun_knobs_exit(void)
+{
+	debugfs_remove_recursive(padtun_debugfs);
+}
+
+/* BHs are off in parallel(): busy-wait, in slices udelay() accepts. */
+void padtun_knob_delay(void)
+{
+	u32 max = min_t(u32, READ_ONCE(padtun_delay_us_max),
+			PADTUN_DELAY_US_LIMIT);
+	u32 us;
+
+	if (likely(!max))
+		return;
+	us = get_random_u32_below(max + 1);
+	mdelay(us / USEC_PER_MSEC);
+	udelay(us % USEC_PER_MSEC);
+}
+
+bool padtun_knob_unordered(void)
+{
+	return READ_ONCE(padtun_unordered);
+}
+
+/* Yes for half the packets when on; *cpu is the next online CPU. */
+bool padtun_knob_defer_serial(int *cpu)
+{
+	if (likely(!READ_ONCE(padtun_defer_serial)) ||
+	    (get_random_u32() & 1))
+		return false;
+	*cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+	if (*cpu >= nr_cpu_ids)
+		*cpu = cpumask_first(cpu_online_mask);
+	return true;
+}
+
+bool padtun_knob_async_crypto(void)
+{
+	return READ_ONCE(padtun_async_crypto);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test-only knobs in /sys/kernel/debug/padtun/: they exist to show that
+ * the ordering holds under stress, and that the sequence checkers notice
+ * when it does not. Never turn them on outside a test.
+ */
+#ifndef _PADTUN_KNOBS_H
+#define _PADTUN_KNOBS_H
+
+#include <linux/types.h>
+
+void padtun_knobs_init(void);
+void padtun_knobs_exit(void);
+
+void padtun_knob_delay(void);
+bool padtun_knob_unordered(void);
+bool padtun_knob_defer_serial(int *cpu);
+bool padtun_knob_async_crypto(void);
+
+#endif /* _PADTUN_KNOBS_H */

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * padtun: a point-to-point IP-in-UDP tunnel whose per-packet crypto runs
+ * in parallel through padata and comes back out in order.
+ */
+
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <net/rtnetlink.h>
+
+#include "knobs.h"
+#include "padtun.h"
+
+/* padata runs parallel() from this queue with queue_work_on(), so it must
+ * be a per-CPU one; the resubmit and deferred-serial work go here too, so
+ * destroying it at unload waits for the last of them.
+ */
+struct workqueue_struct *padtun_wq;
+
+static int __init padtun_init(void)
+{
+	int ret;
+
+	padtun_wq = alloc_workqueue("padtun", WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE,
+				    0);
+	if (!padtun_wq)
+		return -ENOMEM;
+	padtun_knobs_init();
+
+	ret = rtnl_link_register(&padtun_link_ops);
+	if (ret)
+		goto err_knobs;
+	return 0;
+
+err_knobs:
+	padtun_knobs_exit();
+	destroy_workqueue(padtun_wq);
+	return ret;
+}
+
+static void __exit padtun_exit(void)
+{
+	/* Deletes every link; their destructors wait for padata to drain. */
+	rtnl_link_unregister(&padtun_link_ops);
+	padtun_knobs_exit();
+	destroy_workqueue(padtun_wq);
+}
+
+module_init(padtun_init);
+module_exit(padtun_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("UDP tunnel with padata-parallel crypto");
+MODULE_ALIAS_RTNL_LINK("padtun");

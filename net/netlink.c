@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtnetlink: the policy, the checks behind every extack message, and the
+ * newlink / changelink / fill_info entry points.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/etherdevice.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/rtnetlink.h>
+#include <linux/padtun.h>
+
+#include "padtun.h"
+#include "transform.h"
+
+/* For a message chosen at run time; NL_SET_ERR_MSG_ATTR wants a literal. */
+static void padtun_set_err(struct netlink_ext_ack *extack,
+			   const struct nlattr *attr, const char *msg)
+{
+	if (extack) {
+		extack->_msg = msg;
+		extack->bad_attr = attr;
+	}
+}
+
+static int padtun_validate_addr_len(const struct nlattr *attr,
+				    struct netlink_ext_ack *extack)
+{
+	if (nla_len(attr) != sizeof(struct in_addr) &&
+	    nla_len(attr) != sizeof(struct in6_addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "address must be 4 (IPv4) or 16 (IPv6) bytes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct nla_policy padtun_policy[IFLA_PADTUN_MAX + 1] = {
+	[IFLA_PADTUN_LOCAL] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						     padtun_validate_addr_len,
+						     sizeof(struct in6_addr)),
+	[IFLA_PADTUN_REMOTE] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						      padtun_validate_addr_len,
+						      sizeof(struct in6_addr)),
+	[IFLA_PADTUN_LOCAL_PORT] = { .type = NLA_BE16 },
+	[IFLA_PADTUN_REMOTE_PORT] = { .type = NLA_BE16 },
+	/* Length checked per transform in validate, for a clearer message. */
+	[IFLA_PADTUN_KEY] = { .type = NLA_BINARY },
+	[IFLA_PADTUN_KEY_SET] = { .type = NLA_REJECT,
+				  .reject_message = "key_set is read-only" },
+	[IFLA_PADTUN_TRANSFORM] = { .type = NLA_NUL_STRING,
+				    .len = PADTUN_TRANSFORM_NAME_MAX - 1 },
+	[IFLA_PADTUN_CPUS] = { .type = NLA_NUL_STRING, .len = 1023 },
+	[IFLA_PADTUN_CB_CPU] = { .type = NLA_U32 },
+	[IFLA_PADTUN_MAX_INFLIGHT] = { .type = NLA_U32 },
+};
+
+/* Remote: a unicast host. Local: unicast or unspecified (any). */
+static int padtun_validate_addr(const struct nlattr *attr, bool remote,
+				struct netlink_ext_ack *extack)
+{
+	struct in6_addr a6;
+	int type;
+
+	if (nla_len(attr) == sizeof(struct in_addr)) {
+		__be32 a = nla_get_in_addr(attr);
+
+		if (ipv4_is_multicast(a) || ipv4_is_lbcast(a) ||
+		    (remote && ipv4_is_zeronet(a)))
+			goto bad;
+		return 0;
+	}
+	if (!IS_ENABLED(CONFIG_IPV6)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "IPv6 is not available");
+		return -EAFNOSUPPORT;
+	}
+	a6 = nla_get_in6_addr(attr);
+	type = ipv6_addr_type(&a6);
+	/* Link-local would need a scope id: not supported. */
+	if (type & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LINKLOCAL) ||
+	    (remote && type == IPV6_ADDR_ANY))
+		goto bad;
+	return 0;
+
+bad:
+	padtun_set_err(extack, attr, remote ?
+		       "remote address must be a unicast address" :
+		       "local address must be a unicast address or unspecified");
+	return -EINVAL;
+}
+
+static int padtun_validate_addrs(struct nlattr *data[],
+				 struct netlink_ext_ack *extack)
+{
+	struct nlattr *local = data[IFLA_PADTUN_LOCAL];
+	struct nlattr *remote = data[IFLA_PADTUN_REMOTE];
+	int ret;
+
+	if (local) {
+		ret = padtun_validate_addr(local, false, extack);
+		if (ret)
+			return ret;
+	}
+	if (remote) {
+		ret = padtun_validate_addr(remote, true, extack);
+		if (ret)
+			return ret;
+	}
+	if (local && remote && nla_len(local) != nla_len(remote)) {
+		NL_SET_ERR_MSG_ATTR(extack, local,
+				    "local and remote addresses must be of the same family");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int padtun_validate_ports(struct nlattr *data[],
+				 struct netlink_ext_ack *extack)
+{
+	if (data[IFLA_PADTUN_LOCAL_PORT] &&
+	    !nla_get_be16(data[IFLA_PADTUN_LOCAL_PORT])) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_LOCAL_PORT],
+				    "local port must not be 0");
+		return -EINVAL;
+	}
+	if (data[IFLA_PADTUN_REMOTE_PORT] &&
+	    !nla_get_be16(data[IFLA_PADTUN_REMOTE_PORT])) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_REMOTE_PORT],
+				    "remote port must not be 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int padtun_validate_crypto(struct nlattr *data[],
+				  struct netlink_ext_ack *extack)
+{
+	const struct padtun_transform_desc *desc = padtun_transform_default();
+	struct nlattr *key = data[IFLA_PADTUN_KEY];
+
+	if (data[IFLA_PADTUN_TRANSFORM]) {
+		desc = padtun_transform_find(nla_data(data[IFLA_PADTUN_TRANSFORM]));
+		if (!desc) {
+			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_TRANSFORM],
+					    "unknown transform: use chacha20poly1305, gcm-aes or none");
+			return -EINVAL;
+		}
+	}
+	if (key && desc->alg && !padtun_transform_key_ok(desc, nla_len(key))) {
+		padtun_set_err(extack, key, desc->key_msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * padtun_parse_cpus - parse IFLA_PADTUN_CPUS, refusing empty and offline
+ * @attr: the attribute, a NUL-terminated cpulist such as "0-3,6"
+ * @mask: where the result goes
+ * @extack: for the reason of a refusal
+ */
+int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
+		      struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	ret = cpulist_parse(nla_data(attr), mask);
+	if (ret == -ERANGE) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "CPU list names a CPU that does not exist");
+		return ret;
+	}
+	if (ret) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "invalid CPU list (expected e.g. 0-3,6)");
+		return ret;
+	}
+	if (cpumask_empty(mask)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "CPU list is empty");
+		return -EINVAL;
+	}
+	if (!cpumask_subset(mask, cpu_online_mask)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "CPU list names an offline CPU");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int padtun_validate_cpus(struct nlattr *data[],
+				struct netlink_ext_ack *extack)
+{
+	cpumask_var_t mask;
+	int ret = 0;
+
+	if (data[IFLA_PADTUN_CPUS]) {
+		if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+			return -ENOMEM;
+		ret = padtun_parse_cpus(data[IFLA_PADTUN_CPUS], mask, extack);
+		free_cpumask_var(mask);
+		if (ret)
+			return ret;
+	}
+	if (data[IFLA_PADTUN_CB_CPU]) {
+		u32 cpu = nla_get_u32(data[IFLA_PADTUN_CB_CPU]);
+
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_CB_CPU],
+					    "callback CPU is offline or does not exist");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int padtun_validate_max_inflight(struct nlattr *data[],
+					struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = data[IFLA_PADTUN_MAX_INFLIGHT];
+	u32 v;
+
+	if (!attr)
+		return 0;
+	v = nla_get_u32(attr);
+	if (v < 1 || v > PADTUN_MAX_MAX_INFLIGHT) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "maxinflight must be between 1 and 65536");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Checks that need no device: run for both newlink and changelink. */
+static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
+			   struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (tb[IFLA_ADDRESS]) {
+		if (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
+					    "MAC address must be 6 bytes");
+			return -EINVAL;
+		}
+		if (!is_valid_ether_addr(nla_data(tb[IFLA_ADDRESS]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
+					    "MAC address must be unicast");
+			return -EADDRNOTAVAIL;
+		}
+	}
+	if (!data)
+		return 0;
+
+	ret = padtun_validate_addrs(data, extack);
+	if (!ret)
+		ret = padtun_validate_ports(data, extack);
+	if (!ret)
+		ret = padtun_validate_crypto(data, extack);
+	if (!ret)
+		ret = padtun_validate_cpus(data, extack);
+	if (!ret)
+		ret = padtun_validate_max_inflight(data, extack);
+	return ret;
+}
+
+static void padtun_config_addrs(struct padtun_config *cfg,
+				struct nlattr *data[])
+{
+	struct nlattr *remote = data[IFLA_PADTUN_REMOTE];
+
+	cfg->family = nla_len(remote) == sizeof(struct in_addr) ?
+		      AF_INET : AF_INET6;
+	nla_memcpy(&cfg->remote, remote, sizeof(cfg->remote));
+	if (data[IFLA_PADTUN_LOCAL]) {
+		cfg->has_local = true;
+		nla_memcpy(&cfg->local, data[IFLA_PADTUN_LOCAL],
+			   sizeof(cfg->local));
+	}
+}
+
+/* One port given: the same on both ends, as `port P` in iproute2. */
+static int padtun_config_ports(struct padtun_config *cfg,
+			       struct nlattr *data[],
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *local = data[IFLA_PADTUN_LOCAL_PORT];
+	struct nlattr *remote = data[IFLA_PADTUN_REMOTE_PORT];
+
+	if (!local && !remote) {
+		NL_SET_ERR_MSG(extack, "a UDP port is required");
+		return -EINVAL;
+	}
+	cfg->local_port = nla_get_be16(local ?: remote);
+	cfg->remote_port = nla_get_be16(remote ?: local);
+	return 0;
+}
+
+static int padtun_config_crypto(struct padtun_config *cfg,
+				struct nlattr *data[],
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *key = data[IFLA_PADTUN_KEY];
+
+	cfg->transform = padtun_transform_default();
+	if (data[IFLA_PADTUN_TRANSFORM])
+		cfg->transform =
+			padtun_transform_find(nla_data(data[IFLA_PADTUN_TRANSFORM]));
+
+	if (!cfg->transform->alg) {
+		/* A warning on success: iproute2 prints it as one. */
+		if (key)
+			NL_SET_ERR_MSG_ATTR(extack, key,
+					    "transform none ignores the key");
+		return 0;
+	}
+	if (!key) {
+		NL_SET_ERR_MSG(extack, "the transform needs a key");
+		return -EINVAL;
+	}
+	cfg->key = nla_data(key);
+	cfg->key_len = nla_len(key);
+	return 0;
+}
+
+static int padtun_config_cpus(struct padtun_config *cfg,
+			      struct nlattr *data[],
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *cb = data[IFLA_PADTUN_CB_CPU];
+	int ret;
+
+	if (!zalloc_cpumask_var(&cfg->cpus, GFP_KERNEL))
+		return -ENOMEM;
+	if (data[IFLA_PADTUN_CPUS]) {
+		ret = padtun_parse_cpus(data[IFLA_PADTUN_CPUS], cfg->cpus,
+					extack);
+		if (ret)
+			return ret;
+	} else {
+		cpumask_copy(cfg->cpus, cpu_online_mask);
+	}
+
+	cfg->cb_cpu = cb ? nla_get_u32(cb) : cpumask_first(cfg->cpus);
+	if (!cpumask_test_cpu(cfg->cb_cpu, cfg->cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, cb,
+				    "callback CPU must be one of the CPU list");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * padtun_config_parse - the newlink attributes, with their defaults
+ * @cfg: filled in; padtun_config_free() it whatever this returns
+ * @data: IFLA_INFO_DATA, already through the policy and padtun_validate()
+ * @extack: for the reason of a refusal
+ */
+int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],
+			struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (!data || !data[IFLA_PADTUN_REMOTE]) {
+		NL_SET_ERR_MSG(extack, "the remote address is required");
+		return -EINVAL;
+	}
+	padtun_config_addrs(cfg, data);
+
+	ret = padtun_config_ports(cfg, data, extack);
+	if (!ret)
+		ret = padtun_config_crypto(cfg, data, extack);
+	if (!ret)
+		ret = padtun_config_cpus(cfg, data, extack);
+	if (ret)
+		return ret;
+
+	cfg->max_inflight = PADTUN_DEFAULT_MAX_INFLIGHT;
+	if (data[IFLA_PADTUN_MAX_INFLIGHT])
+		cfg->max_inflight = nla_get_u32(data[IFLA_PADTUN_MAX_INFLIGHT]);
+	return 0;
+}
+
+void padtun_config_free(struct padtun_config *cfg)
+{
+	free_cpumask_var(cfg->cpus);
+}
+
+static int padtun_newlink(struct net *src_net, struct net_device *dev,
+			  struct nlattr *tb[], struct nlattr *data[],
+			  struct netlink_ext_ack *extack)
+{
+	struct padtun_config cfg;
+	int ret;
+
+	ret = padtun_config_parse(&cfg, data, extack);
+	if (!ret) {
+		cfg.mtu_given = !!tb[IFLA_MTU];
+		ret = padtun_device_create(netdev_priv(dev), &cfg, extack);
+	}
+	padtun_config_free(&cfg);
+	return ret;
+}
+
+/* What changelink may touch: the rest would race with packets in flight. */
+static int padtun_changelink_check(struct nlattr *data[],
+				   struct netlink_ext_ack *extack)
+{
+	static const int fixed[] = {
+		IFLA_PADTUN_LOCAL, IFLA_PADTUN_REMOTE,
+		IFLA_PADTUN_LOCAL_PORT, IFLA_PADTUN_REMOTE_PORT,
+		IFLA_PADTUN_KEY, IFLA_PADTUN_TRANSFORM,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
+		if (data[fixed[i]]) {
+			NL_SET_ERR_MSG_ATTR(extack, data[fixed[i]],
+					    "only cpus, cbcpu and maxinflight can change on a live link");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
+			     struct nlattr *data[],
+			     struct netlink_ext_ack *extack)
+{
+	struct padtun_dev *pt = netdev_priv(dev);
+	struct nlattr *cb = data ? data[IFLA_PADTUN_CB_CPU] : NULL;
+	u32 max_inflight = pt->max_inflight;
+	cpumask_var_t cpus;
+	int cb_cpu, ret;
+
+	if (!data)
+		return 0;
+	ret = padtun_changelink_check(data, extack);
+	if (ret)
+		return ret;
+
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	if (data[IFLA_PADTUN_CPUS]) {
+		ret = padtun_parse_cpus(data[IFLA_PADTUN_CPUS], cpus, extack);
+		if (ret)
+			goto out;
+	} else {
+		cpumask_copy(cpus, pt->cpus);
+	}
+
+	/* Keep the callback CPU if the new list still has it. */
+	cb_cpu = pt->cb_cpu;
+	if (cb)
+		cb_cpu = nla_get_u32(cb);
+	else if (!cpumask_test_cpu(cb_cpu, cpus))
+		cb_cpu = cpumask_first(cpus);
+	if (!cpumask_test_cpu(cb_cpu, cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, cb,
+				    "callback CPU must be one of the CPU list");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (data[IFLA_PADTUN_MAX_INFLIGHT])
+		max_inflight = nla_get_u32(data[IFLA_PADTUN_MAX_INFLIGHT]);
+
+	ret = padtun_device_change(pt, cpus, cb_cpu, max_inflight, extack);
+out:
+	free_cpumask_var(cpus);
+	return ret;
+}
+
+static size_t padtun_get_size(const struct net_device *dev)
+{
+	const struct padtun_dev *pt = netdev_priv(dev);
+
+	return nla_total_size(sizeof(struct in6_addr)) * 2 +
+	       nla_total_size(sizeof(__be16)) * 2 +
+	       nla_total_size(sizeof(u8)) +
+	       nla_total_size(PADTUN_TRANSFORM_NAME_MAX) +
+	       nla_total_size(strlen(pt->cpus_str) + 1) +
+	       nla_total_size(sizeof(u32)) * 2;
+}
+
+/* Never the key itself: only whether there is one. */
+static int padtun_fill_info(struct sk_buff *skb, const struct net_device *dev)
+{
+	const struct padtun_dev *pt = netdev_priv(dev);
+	int alen = pt->family == AF_INET ? sizeof(struct in_addr) :
+					   sizeof(struct in6_addr);
+
+	if ((pt->has_local &&
+	     nla_put(skb, IFLA_PADTUN_LOCAL, alen, &pt->local)) ||
+	    nla_put(skb, IFLA_PADTUN_REMOTE, alen, &pt->remote) ||
+	    nla_put_be16(skb, IFLA_PADTUN_LOCAL_PORT, pt->local_port) ||
+	    nla_put_be16(skb, IFLA_PADTUN_REMOTE_PORT, pt->remote_port) ||
+	    nla_put_u8(skb, IFLA_PADTUN_KEY_SET, pt->key_set) ||
+	    nla_put_string(skb, IFLA_PADTUN_TRANSFORM,
+			   pt->transform.desc->name) ||
+	    nla_put_string(skb, IFLA_PADTUN_CPUS, pt->cpus_str) ||
+	    nla_put_u32(skb, IFLA_PADTUN_CB_CPU, pt->cb_cpu) ||
+	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT, pt->max_inflight))
+		return -EMSGSIZE;
+	return 0;
+}
+
+struct rtnl_link_ops padtun_link_ops __read_mostly = {
+	.kind		= "padtun",
+	.priv_size	= sizeof(struct padtun_dev),
+	.maxtype	= IFLA_PADTUN_MAX,
+	.policy		= padtun_policy,
+	.setup		= padtun_setup,
+	.validate	= padtun_validate,
+	.newlink	= padtun_newlink,
+	.changelink	= padtun_changelink,
+	.get_size	= padtun_get_size,
+	.fill_info	= padtun_fill_info,
+};

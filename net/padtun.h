@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PADTUN_PADTUN_H
+#define _PADTUN_PADTUN_H
+
+#include <linux/cpumask.h>
+#include <linux/in6.h>
+#include <linux/netdevice.h>
+#include <net/dst_cache.h>
+#include <net/gro_cells.h>
+#include <net/rtnetlink.h>
+
+#include "queueing.h"
+#include "replay.h"
+#include "stats.h"
+#include "transform.h"
+
+#define PADTUN_DEFAULT_MAX_INFLIGHT	512
+#define PADTUN_MAX_MAX_INFLIGHT		65536
+
+union padtun_addr {
+	__be32 v4;
+	struct in6_addr v6;
+};
+
+/* What newlink parsed out of the attributes; only lives during newlink. */
+struct padtun_config {
+	sa_family_t family;
+	bool has_local;
+	union padtun_addr local;
+	union padtun_addr remote;
+	__be16 local_port;
+	__be16 remote_port;
+	const struct padtun_transform_desc *transform;
+	const u8 *key;
+	unsigned int key_len;
+	cpumask_var_t cpus;
+	int cb_cpu;
+	u32 max_inflight;
+	bool mtu_given;			/* IFLA_MTU: keep it */
+};
+
+struct padtun_dev {
+	struct net_device *dev;
+	struct net *net;		/* dev_net(dev): NETIF_F_NETNS_LOCAL */
+
+	/* Set by newlink before the device is registered, then read-only. */
+	sa_family_t family;
+	bool has_local;
+	union padtun_addr local;
+	union padtun_addr remote;
+	__be16 local_port;
+	__be16 remote_port;
+	bool key_set;
+	u32 session;			/* random: the nonce prefix we send */
+	struct padtun_transform transform;
+	unsigned int pkt_size;		/* struct padtun_pkt + aead request */
+
+	/* Written by changelink under RTNL while both queues are paused and
+	 * empty; the datapath reads cb_cpu and max_inflight with READ_ONCE.
+	 */
+	cpumask_var_t cpus;
+	char *cpus_str;			/* cpus as a cpulist, for fill_info */
+	int cb_cpu;
+	u32 max_inflight;
+
+	struct padtun_queue tx;
+	struct padtun_queue rx;
+	u64 tx_seq;			/* guarded by the netdev tx lock (no LLTX) */
+	struct padtun_replay replay;
+
+	/* Released only after both padata instances are freed. */
+	struct socket *sock;
+	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
+	struct gro_cells gro_cells;
+	struct padtun_pcpu_stats __percpu *stats;
+};
+
+extern struct workqueue_struct *padtun_wq;
+extern struct rtnl_link_ops padtun_link_ops;
+
+/* device.c */
+int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
+			 struct netlink_ext_ack *extack);
+int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
+			 int cb_cpu, u32 max_inflight,
+			 struct netlink_ext_ack *extack);
+void padtun_setup(struct net_device *dev);
+
+/* netlink.c */
+int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],
+			struct netlink_ext_ack *extack);
+void padtun_config_free(struct padtun_config *cfg);
+int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
+		      struct netlink_ext_ack *extack);
+
+/* send.c */
+netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev);
+void padtun_tx_init(struct padtun_queue *q);
+
+/* receive.c */
+void padtun_rx_init(struct padtun_queue *q);
+
+#endif /* _PADTUN_PADTUN_H */

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The padata glue shared by both directions: submit in order, keep what
+ * padata cannot take yet in a backlog (nothing is dropped for -EBUSY), and
+ * run the serial stage.
+ */
+
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "knobs.h"
+#include "padtun.h"
+#include "queueing.h"
+
+/* How long changelink waits for the packets in flight to come out. */
+#define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
+
+static void padtun_queue_parallel(struct padata_priv *padata)
+{
+	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
+					      padata);
+	struct padtun_queue *q = pkt->queue;
+
+	padtun_knob_delay();
+	padtun_stat_inc(q->pt, q->stat_parallel);
+	q->work(pkt);
+}
+
+/* The request context may hold key material: wipe it, and only it. */
+static void padtun_pkt_free(struct padtun_pkt *pkt)
+{
+	unsigned int req_size = pkt->queue->pt->transform.req_size;
+
+	kfree_skb(pkt->skb);
+	if (req_size)
+		memzero_explicit(padtun_pkt_req(pkt), req_size);
+	kfree(pkt);
+}
+
+/* Called once per accepted packet, after its serial stage. */
+static void padtun_queue_complete(struct padtun_queue *q)
+{
+	if (!atomic_dec_return(&q->inflight) && READ_ONCE(q->paused))
+		wake_up(&q->idle);
+	if (READ_ONCE(q->backlog_len) && !READ_ONCE(q->paused))
+		mod_delayed_work(padtun_wq, &q->resubmit, 0);
+	if (q->drained)
+		q->drained(q);
+}
+
+static void padtun_queue_serial(struct padata_priv *padata)
+{
+	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
+					      padata);
+	struct padtun_queue *q = pkt->queue;
+
+	/* The unordered knob already finished it from parallel(). */
+	if (pkt->skb)
+		q->finish(pkt);
+	padtun_pkt_free(pkt);
+	padtun_queue_complete(q);
+}
+
+static void padtun_pkt_deferred_serial(struct work_struct *work)
+{
+	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt, defer);
+
+	/* padata_do_serial() expects what parallel() had: BHs off. */
+	local_bh_disable();
+	padata_do_serial(&pkt->padata);
+	local_bh_enable();
+}
+
+/**
+ * padtun_pkt_parallel_done - end of the parallel stage, sync or async
+ * @pkt: the packet; its serial stage will see @err in pkt->err
+ * @err: 0 or the reason the stage failed
+ *
+ * Runs with BHs disabled: from parallel() or from the AEAD completion.
+ */
+void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
+{
+	int cpu;
+
+	pkt->err = err;
+	if (padtun_knob_unordered())
+		pkt->queue->finish(pkt);
+	if (padtun_knob_defer_serial(&cpu)) {
+		INIT_WORK(&pkt->defer, padtun_pkt_deferred_serial);
+		queue_work_on(cpu, padtun_wq, &pkt->defer);
+		return;
+	}
+	padata_do_serial(&pkt->padata);
+}
+
+struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
+				    struct sk_buff *skb)
+{
+	struct padtun_pkt *pkt;
+
+	pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
+	if (unlikely(!pkt))
+		return NULL;
+	memset(&pkt->padata, 0, sizeof(pkt->padata));
+	pkt->queue = q;
+	pkt->skb = skb;
+	pkt->err = 0;
+	return pkt;
+}
+
+/* Caller holds q->lock. -EAGAIN: keep it for later; other errors: drop. */
+static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
+{
+	struct padtun_dev *pt = q->pt;
+	int ret;
+
+	if (atomic_read(&q->inflight) >= READ_ONCE(pt->max_inflight))
+		return -EAGAIN;
+
+	pkt->padata.parallel = padtun_queue_parallel;
+	pkt->padata.serial = padtun_queue_serial;
+	/* Counted first: serial() may run before padata_do_parallel returns. */
+	atomic_inc(&q->inflight);
+	ret = padata_do_parallel(q->pinst, &pkt->padata, READ_ONCE(pt->cb_cpu));
+	if (likely(ret == -EINPROGRESS)) {
+		padtun_stat_inc(pt, q->stat_submitted);
+		return 0;
+	}
+	atomic_dec(&q->inflight);
+	if (ret == -EBUSY) {
+		padtun_stat_inc(pt, q->stat_busy);
+		return -EAGAIN;
+	}
+	return ret ?: -ESHUTDOWN;
+}
+
+static void padtun_backlog_add(struct padtun_queue *q, struct padtun_pkt *pkt,
+			       bool head)
+{
+	if (head)
+		list_add(&pkt->backlog, &q->backlog);
+	else
+		list_add_tail(&pkt->backlog, &q->backlog);
+	WRITE_ONCE(q->backlog_len, q->backlog_len + 1);
+}
+
+static void padtun_backlog_del(struct padtun_queue *q, struct padtun_pkt *pkt)
+{
+	list_del(&pkt->backlog);
+	WRITE_ONCE(q->backlog_len, q->backlog_len - 1);
+}
+
+/* Nothing in flight means no serial() will come to kick the backlog: poll
+ * it from the workqueue instead.
+ */
+static void padtun_queue_retry_later(struct padtun_queue *q)
+{
+	/* Pairs with padtun_queue_complete(): it decrements inflight, then
+	 * reads backlog_len; we wrote backlog_len, then read inflight. One of
+	 * us sees the other.
+	 */
+	smp_mb();
+	if (!atomic_read(&q->inflight) && !q->paused)
+		queue_delayed_work(padtun_wq, &q->resubmit, 1);
+}
+
+static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
+{
+	padtun_stat_inc(q->pt, q->stat_dropped);
+	padtun_pkt_free(pkt);
+}
+
+/**
+ * padtun_queue_submit - hand a packet to padata, or queue it behind others
+ * @q: the direction
+ * @pkt: the packet; owned by the queue from now on
+ * @backlog_max: drop (and count) rather than grow the backlog beyond this
+ */
+void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
+			 unsigned int backlog_max)
+{
+	int ret = -EAGAIN;
+
+	spin_lock_bh(&q->lock);
+	if (!q->paused && list_empty(&q->backlog))
+		ret = padtun_queue_try(q, pkt);
+	if (ret == -EAGAIN && q->backlog_len < backlog_max) {
+		padtun_backlog_add(q, pkt, false);
+		padtun_queue_retry_later(q);
+		ret = 0;
+	}
+	spin_unlock_bh(&q->lock);
+
+	if (unlikely(ret))
+		padtun_pkt_drop(q, pkt);
+}
+
+static void padtun_queue_resubmit(struct work_struct *work)
+{
+	struct padtun_queue *q = container_of(to_delayed_work(work),
+					      struct padtun_queue, resubmit);
+	struct padtun_pkt *pkt, *next;
+	LIST_HEAD(dead);
+	int ret;
+
+	spin_lock_bh(&q->lock);
+	while (!q->paused) {
+		pkt = list_first_entry_or_null(&q->backlog, struct padtun_pkt,
+					       backlog);
+		if (!pkt)
+			break;
+		/* Off the list first: once accepted, it may be freed. */
+		padtun_backlog_del(q, pkt);
+		ret = padtun_queue_try(q, pkt);
+		if (ret == -EAGAIN) {
+			padtun_backlog_add(q, pkt, true);
+			padtun_queue_retry_later(q);
+			break;
+		}
+		if (ret)
+			list_add_tail(&pkt->backlog, &dead);
+	}
+	spin_unlock_bh(&q->lock);
+
+	local_bh_disable();
+	list_for_each_entry_safe(pkt, next, &dead, backlog)
+		padtun_pkt_drop(q, pkt);
+	if (q->drained)
+		q->drained(q);
+	local_bh_enable();
+}
+
+/* Packets accepted or waiting: what the tx flow control looks at. */
+unsigned int padtun_queue_len(struct padtun_queue *q)
+{
+	return atomic_read(&q->inflight) + READ_ONCE(q->backlog_len);
+}
+
+void padtun_queue_kick(struct padtun_queue *q)
+{
+	mod_delayed_work(padtun_wq, &q->resubmit, 0);
+}
+
+/**
+ * padtun_queue_pause - hold new packets in the backlog, wait for the rest
+ * @q: the direction
+ *
+ * Context: process, RTNL held (serial() never takes it).
+ * Return: 0 when nothing is in flight any more, -ETIMEDOUT otherwise; the
+ * queue is paused either way, padtun_queue_resume() undoes it.
+ */
+int padtun_queue_pause(struct padtun_queue *q)
+{
+	spin_lock_bh(&q->lock);
+	q->paused = true;
+	spin_unlock_bh(&q->lock);
+
+	if (!wait_event_timeout(q->idle, !atomic_read(&q->inflight),
+				PADTUN_PAUSE_TIMEOUT))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+void padtun_queue_resume(struct padtun_queue *q)
+{
+	spin_lock_bh(&q->lock);
+	q->paused = false;
+	spin_unlock_bh(&q->lock);
+	padtun_queue_kick(q);
+}
+
+int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
+		      const struct cpumask *cpus)
+{
+	struct padata_instance *pinst;
+
+	q->pt = pt;
+	atomic_set(&q->inflight, 0);
+	init_waitqueue_head(&q->idle);
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->backlog);
+	q->backlog_len = 0;
+	q->paused = false;
+	INIT_DELAYED_WORK(&q->resubmit, padtun_queue_resubmit);
+
+	pinst = padata_alloc(cpus, padtun_wq);
+	if (IS_ERR_OR_NULL(pinst))
+		return pinst ? PTR_ERR(pinst) : -ENOMEM;
+	q->pinst = pinst;
+	padata_start(pinst);
+	return 0;
+}
+
+/* Context: process, no lock that serial() needs. New packets must have
+ * stopped coming (socket detached, device unregistered) before this.
+ */
+void padtun_queue_destroy(struct padtun_queue *q)
+{
+	struct padtun_pkt *pkt, *next;
+
+	spin_lock_bh(&q->lock);
+	q->paused = true;
+	spin_unlock_bh(&q->lock);
+	cancel_delayed_work_sync(&q->resubmit);
+
+	/* Waits for the serial() of every packet padata accepted. */
+	padata_free(q->pinst);
+	q->pinst = NULL;
+	/* A serial() that read !paused just before may have re-armed it. */
+	cancel_delayed_work_sync(&q->resubmit);
+
+	local_bh_disable();
+	list_for_each_entry_safe(pkt, next, &q->backlog, backlog) {
+		padtun_backlog_del(q, pkt);
+		padtun_pkt_drop(q, pkt);
+	}
+	local_bh_enable();
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One direction of the pipeline: a padata instance, the packets it holds,
+ * and a backlog for the ones it could not take yet.
+ */
+#ifndef _PADTUN_QUEUEING_H
+#define _PADTUN_QUEUEING_H
+
+#include <linux/atomic.h>
+#include <linux/crypto.h>
+#include <linux/list.h>
+#include <linux/scatterlist.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <padnet/padata.h>
+
+#include "stats.h"
+
+struct padtun_dev;
+struct padtun_queue;
+
+#define PADTUN_MAX_SG	(MAX_SKB_FRAGS + 2)
+
+/* One packet on its way through padata. Allocated with kmalloc at the
+ * size the device computed once its AEAD was known: this struct, then the
+ * crypto request with its transform-specific context (padtun_pkt_req).
+ * Not in skb->cb (48 bytes: struct padata_priv alone fills it) nor in the
+ * headroom (skb_cow_data may move the data while the request is live).
+ */
+struct padtun_pkt {
+	struct padata_priv padata;
+	struct list_head backlog;	/* on queue->backlog until submitted */
+	struct work_struct defer;	/* test knob: padata_do_serial elsewhere */
+	struct work_struct crypto_work;	/* test knob: AEAD from a work item */
+	struct padtun_queue *queue;
+	struct sk_buff *skb;		/* NULL once finish() consumed it */
+	void (*crypto_done)(struct padtun_pkt *pkt, int err);
+	u64 seq;
+	u32 session;
+	unsigned int len;		/* inner bytes, for the counters */
+	int err;			/* outcome of the parallel stage */
+	bool encrypt;			/* for crypto_work */
+	u8 iv[16];
+	struct scatterlist sg[PADTUN_MAX_SG];
+};
+
+static inline void *padtun_pkt_req(struct padtun_pkt *pkt)
+{
+	return (u8 *)pkt + ALIGN(sizeof(*pkt), CRYPTO_MINALIGN);
+}
+
+struct padtun_queue {
+	struct padtun_dev *pt;
+	struct padata_instance *pinst;
+
+	/* Parallel stage: ends with padtun_pkt_parallel_done(). */
+	void (*work)(struct padtun_pkt *pkt);
+	/* Serial stage: consumes pkt->skb whatever pkt->err says. */
+	void (*finish)(struct padtun_pkt *pkt);
+	/* Called when packets left the queue, so the owner can wake up. */
+	void (*drained)(struct padtun_queue *q);
+
+	enum padtun_stat stat_submitted;
+	enum padtun_stat stat_busy;
+	enum padtun_stat stat_dropped;
+	enum padtun_stat stat_parallel;
+
+	/* Accepted by padata and serial() not finished yet. */
+	atomic_t inflight;
+	wait_queue_head_t idle;		/* woken when inflight drops to 0 */
+
+	/* Taken around every padata_do_parallel() call, so that submission
+	 * order is the order in which callers got this lock. Guards backlog,
+	 * backlog_len (also read locklessly for the limits) and paused.
+	 * While the backlog is not empty, new packets go behind it.
+	 */
+	spinlock_t lock;
+	struct list_head backlog;
+	unsigned int backlog_len;
+	bool paused;			/* changelink or teardown: hold back */
+	struct delayed_work resubmit;
+};
+
+int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
+		      const struct cpumask *cpus);
+void padtun_queue_destroy(struct padtun_queue *q);
+
+struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
+				    struct sk_buff *skb);
+void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
+			 unsigned int backlog_max);
+void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err);
+
+unsigned int padtun_queue_len(struct padtun_queue *q);
+int padtun_queue_pause(struct padtun_queue *q);
+void padtun_queue_resume(struct padtun_queue *q);
+void padtun_queue_kick(struct padtun_queue *q);
+
+#endif /* _PADTUN_QUEUEING_H */

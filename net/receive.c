@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: the UDP encap handler checks the header and submits to the rx
+ * padata instance; parallel() authenticates and decrypts; serial() runs
+ * the replay window and delivers through gro_cells, in arrival order.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/gro_cells.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/udp_tunnel.h>
+
+#include "messages.h"
+#include "padtun.h"
+#include "queueing.h"
+#include "replay.h"
+#include "socket.h"
+
+/* A point-to-point link: only the configured remote may talk to us. */
+static bool padtun_rx_from_peer(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	if (pt->family == AF_INET)
+		return ip_hdr(skb)->saddr == pt->remote.v4;
+	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &pt->remote.v6);
+}
+
+/* Only the header: the rest is for parallel() to check, after the tag. */
+static bool padtun_rx_header_ok(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	const struct padtun_header *hdr;
+
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(*hdr)))
+		return false;
+	__skb_pull(skb, sizeof(struct udphdr));
+	hdr = (const struct padtun_header *)skb->data;
+	return hdr->version == PADTUN_VERSION &&
+	       hdr->type == PADTUN_TYPE_DATA &&
+	       !hdr->reserved &&
+	       be64_to_cpu(hdr->seq) <= PADTUN_SEQ_MAX &&
+	       skb->len >= sizeof(*hdr) + pt->transform.tag_len;
+}
+
+/* The wire cannot be told to wait: hold enough to ride out a changelink
+ * pause or a burst beyond the in-flight limit, then drop.
+ */
+static unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
+{
+	return max_t(u32, 2 * READ_ONCE(pt->max_inflight), 2048);
+}
+
+/**
+ * padtun_receive - the encap_rcv hook of the link's UDP socket
+ * @sk: the socket
+ * @skb: starts at the UDP header
+ *
+ * Context: softirq, RCU read side. Always consumes @skb (returns 0).
+ */
+int padtun_receive(struct sock *sk, struct sk_buff *skb)
+{
+	struct padtun_dev *pt = rcu_dereference_sk_user_data(sk);
+	const struct padtun_header *hdr;
+	struct padtun_pkt *pkt;
+
+	/* Being torn down: padtun_socket_detach() cleared it. */
+	if (unlikely(!pt))
+		goto drop;
+
+	if (unlikely(!padtun_rx_from_peer(pt, skb))) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_WRONG_PEER);
+		goto drop;
+	}
+	if (unlikely(!padtun_rx_header_ok(pt, skb))) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
+		goto drop;
+	}
+
+	pkt = padtun_pkt_alloc(&pt->rx, skb);
+	if (unlikely(!pkt)) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
+		goto drop;
+	}
+	hdr = (const struct padtun_header *)skb->data;
+	pkt->session = ntohl(hdr->session);
+	pkt->seq = be64_to_cpu(hdr->seq);
+	pkt->len = 0;
+	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	return 0;
+
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+/* The inner packet must be IP and as long as it says it is. */
+static int padtun_rx_check_inner(struct sk_buff *skb)
+{
+	unsigned int len;
+
+	if (!pskb_may_pull(skb, sizeof(struct iphdr)))
+		return -EPROTO;
+
+	switch (ip_hdr(skb)->version) {
+	case 4:
+		len = ntohs(ip_hdr(skb)->tot_len);
+		if (len < ip_hdr(skb)->ihl * 4)
+			return -EPROTO;
+		skb->protocol = htons(ETH_P_IP);
+		break;
+	case 6:
+		if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
+			return -EPROTO;
+		len = ntohs(ipv6_hdr(skb)->payload_len) +
+		      sizeof(struct ipv6hdr);
+		skb->protocol = htons(ETH_P_IPV6);
+		break;
+	default:
+		return -EPROTO;
+	}
+	if (len > skb->len || pskb_trim(skb, len))
+		return -EPROTO;
+	return 0;
+}
+
+/* Decrypted: strip our header and tag, check what is left. */
+static void padtun_rx_decrypted(struct padtun_pkt *pkt, int err)
+{
+	struct padtun_dev *pt = pkt->queue->pt;
+	struct sk_buff *skb = pkt->skb;
+
+	if (err)
+		goto done;
+	err = -EPROTO;
+	if (pskb_trim(skb, skb->len - pt->transform.tag_len))
+		goto done;
+	__skb_pull(skb, sizeof(struct padtun_header));
+	skb_reset_network_header(skb);
+	err = padtun_rx_check_inner(skb);
+	if (err)
+		goto done;
+	pkt->len = skb->len;
+	/* Room for the Ethernet header padtun_rx_deliver() puts back. */
+	err = skb_cow_head(skb, ETH_HLEN);
+done:
+	padtun_pkt_parallel_done(pkt, err);
+}
+
+/* parallel(): authenticate and decrypt, on one of the device's CPUs. */
+static void padtun_rx_work(struct padtun_pkt *pkt)
+{
+	struct padtun_dev *pt = pkt->queue->pt;
+	int ret;
+
+	pkt->crypto_done = padtun_rx_decrypted;
+	ret = padtun_transform_decrypt(&pt->transform, pkt);
+	if (ret != -EINPROGRESS)
+		padtun_rx_decrypted(pkt, ret);
+}
+
+/* Dress the packet as an Ethernet frame to ourselves and hand it up. */
+static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
+			      unsigned int len)
+{
+	struct net_device *dev = pt->dev;
+	struct ethhdr *eth;
+	__be16 protocol = skb->protocol;
+
+	/* Same namespace: the socket lives in the device's own. */
+	skb_scrub_packet(skb, false);
+	if (pt->transform.aead) {
+		/* The tag vouches for every byte the sender checksummed. */
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		skb->csum_level = ~0;
+	} else {
+		skb->ip_summed = CHECKSUM_NONE;
+	}
+	skb->encapsulation = 0;
+	skb->dev = dev;
+
+	eth = skb_push(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, dev->dev_addr);
+	ether_addr_copy(eth->h_source, dev->dev_addr);
+	eth->h_proto = protocol;
+	skb->protocol = eth_type_trans(skb, dev);
+
+	if (likely(gro_cells_receive(&pt->gro_cells, skb) == NET_RX_SUCCESS)) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_DELIVERED);
+		padtun_stat_add(pt, PADTUN_STAT_RX_BYTES, len);
+	} else {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
+	}
+}
+
+/* serial(): in arrival order, on the callback CPU. */
+static void padtun_rx_finish(struct padtun_pkt *pkt)
+{
+	struct padtun_dev *pt = pkt->queue->pt;
+	struct sk_buff *skb = pkt->skb;
+
+	pkt->skb = NULL;
+	if (unlikely(pkt->err)) {
+		padtun_stat_inc(pt, pkt->err == -EBADMSG ?
+				PADTUN_STAT_RX_AUTH_FAILED :
+				pkt->err == -EPROTO ? PADTUN_STAT_RX_MALFORMED :
+				PADTUN_STAT_RX_DROPPED);
+		goto drop;
+	}
+
+	switch (padtun_replay_check(&pt->replay, pkt->session, pkt->seq)) {
+	case PADTUN_REPLAY_NEW:
+		break;
+	case PADTUN_REPLAY_LATE:
+		/* Padata keeps arrival order: the wire reordered this one. */
+		padtun_stat_inc(pt, PADTUN_STAT_RX_REORDERED);
+		break;
+	case PADTUN_REPLAY_DUPLICATE:
+		padtun_stat_inc(pt, PADTUN_STAT_RX_REPLAYED);
+		goto drop;
+	case PADTUN_REPLAY_TOO_OLD:
+		padtun_stat_inc(pt, PADTUN_STAT_RX_TOO_OLD);
+		goto drop;
+	}
+	padtun_rx_deliver(pt, skb, pkt->len);
+	return;
+
+drop:
+	kfree_skb(skb);
+}
+
+void padtun_rx_init(struct padtun_queue *q)
+{
+	q->work = padtun_rx_work;
+	q->finish = padtun_rx_finish;
+	q->drained = NULL;
+	q->stat_submitted = PADTUN_STAT_RX_SUBMITTED;
+	q->stat_busy = PADTUN_STAT_RX_BUSY;
+	q->stat_dropped = PADTUN_STAT_RX_DROPPED;
+	q->stat_parallel = PADTUN_STAT_RX_PARALLEL;
+}

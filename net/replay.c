@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive replay window: a ring of PADTUN_REPLAY_BITS bits that moves
+ * forward one word at a time, so advancing it costs at most one pass over
+ * the ring (RFC 6479, as in wireguard's counter_validate).
+ */
+
+#include <linux/bitops.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "replay.h"
+
+#define PADTUN_REPLAY_WORDS	(PADTUN_REPLAY_BITS / BITS_PER_LONG)
+
+void padtun_replay_init(struct padtun_replay *r)
+{
+	spin_lock_init(&r->lock);
+	r->started = false;
+	r->session = 0;
+	r->top = 0;
+	bitmap_zero(r->bitmap, PADTUN_REPLAY_BITS);
+}
+
+/* The peer re-created its link: its sequence restarts under a new random
+ * session, and only an authenticated packet gets here to say so.
+ */
+static void padtun_replay_restart(struct padtun_replay *r, u32 session)
+{
+	r->started = true;
+	r->session = session;
+	r->top = 0;
+	bitmap_zero(r->bitmap, PADTUN_REPLAY_BITS);
+}
+
+/**
+ * padtun_replay_check - classify a sequence number and remember it
+ * @r: the window
+ * @session: the sender's session from the header
+ * @seq: the sequence number; the caller refused anything above
+ *	PADTUN_SEQ_MAX
+ */
+enum padtun_replay_verdict padtun_replay_check(struct padtun_replay *r,
+					       u32 session, u64 seq)
+{
+	const unsigned int shift = ilog2(BITS_PER_LONG);
+	enum padtun_replay_verdict verdict = PADTUN_REPLAY_LATE;
+	u64 counter = seq + 1, index, index_top, i, n;
+
+	spin_lock_bh(&r->lock);
+	if (unlikely(!r->started || session != r->session))
+		padtun_replay_restart(r, session);
+
+	if (counter + PADTUN_REPLAY_WINDOW < r->top) {
+		verdict = PADTUN_REPLAY_TOO_OLD;
+		goto out;
+	}
+
+	index = counter >> shift;
+	if (counter > r->top) {
+		index_top = r->top >> shift;
+		n = min_t(u64, index - index_top, PADTUN_REPLAY_WORDS);
+		for (i = 1; i <= n; i++)
+			r->bitmap[(index_top + i) &
+				  (PADTUN_REPLAY_WORDS - 1)] = 0;
+		r->top = counter;
+		verdict = PADTUN_REPLAY_NEW;
+	}
+
+	if (__test_and_set_bit(counter & (BITS_PER_LONG - 1),
+			       &r->bitmap[index & (PADTUN_REPLAY_WORDS - 1)]))
+		verdict = PADTUN_REPLAY_DUPLICATE;
+out:
+	spin_unlock_bh(&r->lock);
+	return verdict;
+}

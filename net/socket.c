@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The underlay: one kernel UDP socket per link, bound to the local address
+ * and port, receiving through the udp_tunnel encap hook and sending with
+ * udp_tunnel_xmit_skb / udp_tunnel6_xmit_skb.
+ */
+
+#include <linux/if_ether.h>
+#include <linux/net.h>
+#include <net/dst_cache.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/netlink.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "padtun.h"
+#include "socket.h"
+
+int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack)
+{
+	struct udp_tunnel_sock_cfg tunnel_cfg = {
+		.sk_user_data = pt,
+		.encap_type = 1,
+		.encap_rcv = padtun_receive,
+	};
+	struct udp_port_cfg port_cfg = {
+		.local_udp_port = pt->local_port,
+	};
+	struct socket *sock;
+	int ret;
+
+	if (pt->family == AF_INET) {
+		port_cfg.family = AF_INET;
+		port_cfg.local_ip.s_addr = pt->local.v4;
+		port_cfg.use_udp_checksums = true;
+	} else {
+		port_cfg.family = AF_INET6;
+		port_cfg.local_ip6 = pt->local.v6;
+		port_cfg.use_udp6_tx_checksums = true;
+		port_cfg.use_udp6_rx_checksums = true;
+		port_cfg.ipv6_v6only = true;
+	}
+
+	ret = udp_sock_create(pt->net, &port_cfg, &sock);
+	if (ret) {
+		if (ret == -EADDRINUSE)
+			NL_SET_ERR_MSG(extack, "local UDP port is already in use");
+		else if (ret == -EADDRNOTAVAIL)
+			NL_SET_ERR_MSG(extack, "local address is not configured on this host");
+		else
+			NL_SET_ERR_MSG(extack, "cannot create the UDP socket");
+		return ret;
+	}
+	pt->sock = sock;
+	/* From here on padtun_receive() may run: the queues exist already. */
+	setup_udp_tunnel_sock(pt->net, sock, &tunnel_cfg);
+	return 0;
+}
+
+/* Stop receiving but keep the socket for the packets still to be sent. */
+void padtun_socket_detach(struct padtun_dev *pt)
+{
+	rcu_assign_sk_user_data(pt->sock->sk, NULL);
+	/* padtun_receive() runs under RCU: after this, none still does. */
+	synchronize_net();
+}
+
+void padtun_socket_release(struct padtun_dev *pt)
+{
+	udp_tunnel_sock_release(pt->sock);
+	pt->sock = NULL;
+}
+
+static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	struct flowi4 fl4 = {
+		.saddr = pt->local.v4,
+		.daddr = pt->remote.v4,
+		.flowi4_proto = IPPROTO_UDP,
+		.fl4_sport = pt->local_port,
+		.fl4_dport = pt->remote_port,
+	};
+	struct rtable *rt;
+
+	rt = dst_cache_get_ip4(&pt->dst_cache, &fl4.saddr);
+	if (!rt) {
+		rt = ip_route_output_key(pt->net, &fl4);
+		if (IS_ERR(rt))
+			goto err;
+		/* Routed back into ourselves: would loop forever. */
+		if (unlikely(rt->dst.dev == pt->dev)) {
+			ip_rt_put(rt);
+			goto err;
+		}
+		dst_cache_set_ip4(&pt->dst_cache, &rt->dst, fl4.saddr);
+	}
+
+	/* Inner packets fit the device MTU; the outer one may fragment. */
+	skb->ignore_df = 1;
+	udp_tunnel_xmit_skb(rt, pt->sock->sk, skb, fl4.saddr, fl4.daddr, 0,
+			    ip4_dst_hoplimit(&rt->dst), 0, pt->local_port,
+			    pt->remote_port, false, false);
+	return 0;
+
+err:
+	kfree_skb(skb);
+	return -EHOSTUNREACH;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	struct flowi6 fl6 = {
+		.saddr = pt->local.v6,
+		.daddr = pt->remote.v6,
+		.flowi6_proto = IPPROTO_UDP,
+		.fl6_sport = pt->local_port,
+		.fl6_dport = pt->remote_port,
+	};
+	struct dst_entry *dst;
+
+	dst = dst_cache_get_ip6(&pt->dst_cache, &fl6.saddr);
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, pt->sock->sk,
+						      &fl6, NULL);
+		if (IS_ERR(dst))
+			goto err;
+		if (unlikely(dst->dev == pt->dev)) {
+			dst_release(dst);
+			goto err;
+		}
+		dst_cache_set_ip6(&pt->dst_cache, dst, &fl6.saddr);
+	}
+
+	skb->ignore_df = 1;
+	udp_tunnel6_xmit_skb(dst, pt->sock->sk, skb, pt->dev, &fl6.saddr,
+			     &fl6.daddr, 0, ip6_dst_hoplimit(dst), 0,
+			     pt->local_port, pt->remote_port, false);
+	return 0;
+
+err:
+	kfree_skb(skb);
+	return -EHOSTUNREACH;
+}
+#endif
+
+/**
+ * padtun_socket_send - send one encrypted datagram to the peer
+ * @pt: the device
+ * @skb: starts at the padtun header; consumed whatever happens
+ *
+ * Context: BHs disabled (serial(), or parallel() with the unordered knob).
+ */
+int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	/* What is left of the inner packet's state must not leak outside. */
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->encapsulation = 0;
+	skb->dev = pt->dev;
+	skb_dst_drop(skb);
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (pt->family == AF_INET6)
+		return padtun_send6(pt, skb);
+#endif
+	return padtun_send4(pt, skb);
+}
+
+/* The underlay's MTU toward the peer, for the default device MTU. */
+unsigned int padtun_socket_path_mtu(struct padtun_dev *pt)
+{
+	unsigned int mtu = ETH_DATA_LEN;
+
+	if (pt->family == AF_INET) {
+		struct rtable *rt = ip_route_output(pt->net, pt->remote.v4,
+						    pt->local.v4, 0, 0);
+
+		if (!IS_ERR(rt)) {
+			mtu = dst_mtu(&rt->dst);
+			ip_rt_put(rt);
+		}
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (pt->family == AF_INET6) {
+		struct flowi6 fl6 = {
+			.saddr = pt->local.v6,
+			.daddr = pt->remote.v6,
+			.flowi6_proto = IPPROTO_UDP,
+		};
+		struct dst_entry *dst;
+
+		dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, NULL, &fl6,
+						      NULL);
+		if (!IS_ERR(dst)) {
+			mtu = dst_mtu(dst);
+			dst_release(dst);
+		}
+	}
+#endif
+	return mtu;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PADTUN_SOCKET_H
+#define _PADTUN_SOCKET_H
+
+#include <linux/skbuff.h>
+
+struct netlink_ext_ack;
+struct padtun_dev;
+struct sock;
+
+int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack);
+void padtun_socket_detach(struct padtun_dev *pt);
+void padtun_socket_release(struct padtun_dev *pt);
+int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb);
+unsigned int padtun_socket_path_mtu(struct padtun_dev *pt);
+
+/* receive.c: the UDP encap handler. */
+int padtun_receive(struct sock *sk, struct sk_buff *skb);
+
+#endif /* _PADTUN_SOCKET_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PADTUN_STATS_H
+#define _PADTUN_STATS_H
+
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+
+struct padtun_dev;
+
+/* One counter per pipeline stage; ethtool -S shows them in this order. */
+enum padtun_stat {
+	PADTUN_STAT_TX_SUBMITTED,	/* accepted by the tx padata instance */
+	PADTUN_STAT_TX_BUSY,		/* padata said -EBUSY: kept, resubmitted */
+	PADTUN_STAT_TX_SENT,		/* handed to the UDP tunnel */
+	PADTUN_STAT_TX_BYTES,		/* inner bytes of the sent packets */
+	PADTUN_STAT_TX_DROPPED,		/* not an IP packet, no memory, stopped */
+	PADTUN_STAT_TX_ERRORS,		/* encryption or route failed */
+	PADTUN_STAT_RX_SUBMITTED,
+	PADTUN_STAT_RX_BUSY,
+	PADTUN_STAT_RX_MALFORMED,	/* bad header, length or inner packet */
+	PADTUN_STAT_RX_WRONG_PEER,	/* source is not the remote address */
+	PADTUN_STAT_RX_AUTH_FAILED,	/* tag did not verify */
+	PADTUN_STAT_RX_REPLAYED,	/* sequence number seen before */
+	PADTUN_STAT_RX_TOO_OLD,		/* sequence number left of the window */
+	PADTUN_STAT_RX_REORDERED,	/* late on the wire, still in window */
+	PADTUN_STAT_RX_DELIVERED,
+	PADTUN_STAT_RX_BYTES,
+	PADTUN_STAT_RX_DROPPED,		/* no memory, backlog full, stopped */
+	PADTUN_STAT_RX_STACK_DROPPED,	/* gro_cells refused: device down... */
+	PADTUN_STAT_GLOBAL_COUNT,
+	/* Shown per CPU rather than summed. */
+	PADTUN_STAT_TX_PARALLEL = PADTUN_STAT_GLOBAL_COUNT,
+	PADTUN_STAT_RX_PARALLEL,
+	PADTUN_STAT_COUNT,
+};
+
+struct padtun_pcpu_stats {
+	u64_stats_t counter[PADTUN_STAT_COUNT];
+	struct u64_stats_sync syncp;
+};
+
+extern const struct ethtool_ops padtun_ethtool_ops;
+
+int padtun_stats_init(struct padtun_dev *pt);
+void padtun_stats_free(struct padtun_dev *pt);
+void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat, u64 n);
+void padtun_get_stats64(struct net_device *dev,
+			struct rtnl_link_stats64 *stats);
+
+static inline void padtun_stat_inc(struct padtun_dev *pt,
+				   enum padtun_stat stat)
+{
+	padtun_stat_add(pt, stat, 1);
+}
+
+#endif /* _PADTUN_STATS_H */

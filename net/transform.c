@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-packet crypto: an AEAD over the padtun header (associated data)
+ * and the inner packet, in place in the skb, with the header's session and
+ * sequence number as the 96-bit nonce.
+ */
+
+#include <linux/netlink.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
+#include <net/netlink.h>
+
+#include "knobs.h"
+#include "messages.h"
+#include "padtun.h"
+#include "queueing.h"
+#include "transform.h"
+
+static const struct padtun_transform_desc padtun_transforms[] = {
+	{
+		.name = "chacha20poly1305",
+		.alg = "rfc7539(chacha20,poly1305)",
+		.key_lens = { 32 },
+		.key_msg = "chacha20poly1305 takes a 32-byte key",
+	},
+	{
+		.name = "gcm-aes",
+		.alg = "gcm(aes)",
+		.key_lens = { 16, 24, 32 },
+		.key_msg = "gcm-aes takes a 16, 24 or 32-byte key",
+	},
+	{
+		/* Header and sequence number only: measures the machinery. */
+		.name = "none",
+	},
+};
+
+/* chacha20poly1305: fast without AES instructions, and what we test most. */
+const struct padtun_transform_desc *padtun_transform_default(void)
+{
+	return &padtun_transforms[0];
+}
+
+const struct padtun_transform_desc *padtun_transform_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(padtun_transforms); i++)
+		if (!strcmp(name, padtun_transforms[i].name))
+			return &padtun_transforms[i];
+	return NULL;
+}
+
+bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
+			     unsigned int len)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(desc->key_lens) && desc->key_lens[i]; i++)
+		if (len == desc->key_lens[i])
+			return true;
+	return false;
+}
+
+int padtun_transform_init(struct padtun_transform *t,
+			  const struct padtun_transform_desc *desc,
+			  const u8 *key, unsigned int key_len,
+			  struct netlink_ext_ack *extack)
+{
+	struct crypto_aead *aead;
+	int ret;
+
+	t->desc = desc;
+	t->aead = NULL;
+	t->tag_len = 0;
+	t->req_size = 0;
+	if (!desc->alg)
+		return 0;
+
+	aead = crypto_alloc_aead(desc->alg, 0, 0);
+	if (IS_ERR(aead)) {
+		NL_SET_ERR_MSG(extack, "the transform's crypto algorithm is not available");
+		return PTR_ERR(aead);
+	}
+	ret = crypto_aead_setauthsize(aead, PADTUN_TAG_LEN);
+	if (ret)
+		goto err_free;
+	ret = crypto_aead_setkey(aead, key, key_len);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "the crypto algorithm refused the key");
+		goto err_free;
+	}
+	if (crypto_aead_ivsize(aead) != PADTUN_NONCE_LEN) {
+		ret = -EINVAL;
+		goto err_free;
+	}
+	t->aead = aead;
+	t->tag_len = PADTUN_TAG_LEN;
+	t->req_size = sizeof(struct aead_request) + crypto_aead_reqsize(aead);
+	return 0;
+
+err_free:
+	crypto_free_aead(aead);
+	return ret;
+}
+
+void padtun_transform_destroy(struct padtun_transform *t)
+{
+	crypto_free_aead(t->aead);
+	t->aead = NULL;
+}
+
+/* The AEAD went asynchronous and is done now; -EINPROGRESS only says that a
+ * backlogged request has started.
+ */
+static void padtun_transform_complete(struct crypto_async_request *base,
+				      int err)
+{
+	struct padtun_pkt *pkt = base->data;
+
+	if (err == -EINPROGRESS)
+		return;
+	local_bh_disable();
+	pkt->crypto_done(pkt, err);
+	local_bh_enable();
+}
+
+/* Test knob async_crypto: make the AEAD call from a work item, the way an
+ * asynchronous driver would, and report through the same completion.
+ */
+static void padtun_transform_async_work(struct work_struct *work)
+{
+	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
+					      crypto_work);
+	struct aead_request *req = padtun_pkt_req(pkt);
+	int ret;
+
+	local_bh_disable();
+	ret = pkt->encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	/* A really asynchronous tfm calls padtun_transform_complete itself. */
+	if (ret != -EINPROGRESS && ret != -EBUSY)
+		padtun_transform_complete(&req->base, ret);
+	local_bh_enable();
+}
+
+static int padtun_transform_run(struct padtun_transform *t,
+				struct padtun_pkt *pkt, unsigned int sg_len,
+				unsigned int crypt_len, bool encrypt)
+{
+	struct padtun_header *hdr = (struct padtun_header *)pkt->skb->data;
+	struct aead_request *req = padtun_pkt_req(pkt);
+	int ret;
+
+	ret = skb_to_sgvec(pkt->skb, pkt->sg, 0, sg_len);
+	if (unlikely(ret < 0))
+		return ret;
+
+	/* Copied: in place, the AEAD is free to rewrite the header bytes. */
+	memcpy(pkt->iv, &hdr->session, PADTUN_NONCE_LEN);
+	aead_request_set_tfm(req, t->aead);
+	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
+				  padtun_transform_complete, pkt);
+	aead_request_set_ad(req, sizeof(*hdr));
+	aead_request_set_crypt(req, pkt->sg, pkt->sg, crypt_len, pkt->iv);
+
+	if (unlikely(padtun_knob_async_crypto())) {
+		pkt->encrypt = encrypt;
+		INIT_WORK(&pkt->crypto_work, padtun_transform_async_work);
+		queue_work(padtun_wq, &pkt->crypto_work);
+		return -EINPROGRESS;
+	}
+	ret = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	/* -EBUSY with MAY_BACKLOG: queued, the callback will come. */
+	return ret == -EBUSY ? -EINPROGRESS : ret;
+}
+
+/* Writable, with @tailbits of tailroom, in at most PADTUN_MAX_SG pieces:
+ * returns how many, or -errno.
+ */
+static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
+			      struct sk_buff **trailer)
+{
+	int nsg = skb_cow_data(skb, tailbits, trailer);
+
+	if (likely(nsg <= PADTUN_MAX_SG))
+		return nsg;
+	/* Too scattered for the scatterlist in the packet: flatten it. */
+	if (skb_linearize(skb))
+		return -ENOMEM;
+	nsg = skb_cow_data(skb, tailbits, trailer);
+	return nsg <= PADTUN_MAX_SG ? nsg : -EMSGSIZE;
+}
+
+/**
+ * padtun_transform_encrypt - push the header, append and fill in the tag
+ * @t: the device's transform
+ * @pkt: pkt->skb starts at the inner packet, checksummed, with headroom
+ */
+int padtun_transform_encrypt(struct padtun_transform *t,
+			     struct padtun_pkt *pkt)
+{
+	struct sk_buff *skb = pkt->skb, *trailer;
+	struct padtun_header *hdr;
+	int nsg;
+
+	nsg = padtun_skb_prepare(skb, t->tag_len, &trailer);
+	if (unlikely(nsg < 0))
+		return nsg;
+
+	hdr = skb_push(skb, sizeof(*hdr));
+	hdr->version = PADTUN_VERSION;
+	hdr->type = PADTUN_TYPE_DATA;
+	hdr->reserved = 0;
+	hdr->session = htonl(pkt->session);
+	hdr->seq = cpu_to_be64(pkt->seq);
+	if (!t->aead)
+		return 0;
+
+	pskb_put(skb, trailer, t->tag_len);
+	sg_init_table(pkt->sg, nsg);
+	return padtun_transform_run(t, pkt, skb->len,
+				    skb->len - sizeof(*hdr) - t->tag_len, true);
+}
+
+/**
+ * padtun_transform_decrypt - verify and decrypt in place
+ * @t: the device's transform
+ * @pkt: pkt->skb starts at the padtun header, which is in the linear part
+ *
+ * The header and tag stay: the caller strips them once this succeeded.
+ */
+int padtun_transform_decrypt(struct padtun_transform *t,
+			     struct padtun_pkt *pkt)
+{
+	struct sk_buff *skb = pkt->skb, *trailer;
+	int nsg;
+
+	if (!t->aead)
+		return 0;
+
+	nsg = padtun_skb_prepare(skb, 0, &trailer);
+	if (unlikely(nsg < 0))
+		return nsg;
+
+	sg_init_table(pkt->sg, nsg);
+	return padtun_transform_run(t, pkt, skb->len,
+				    skb->len - sizeof(struct padtun_header),
+				    false);
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Throughput, knobs off: iperf3 TCP over the plain link and through padtun
+# with each transform; prints a small table (padtun-perf: lines). Passes
+# when every run carried traffic.
+# kernels: check
+# guests: 2
+# cpus: 2
+# mem: 1024
+# timeout: 300
+# modules: padata padtun
+. /selftests/lib/guest.sh
+
+# Debian's ip with the padtun plugin, not busybox's applet of the same name.
+ip() { /bin/ip "$@"; }
+
+KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+
+mbps() {
+	sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$1" |
+		tail -n 1 | awk '{ printf "%.1f", $1 / 1e6 }'
+}
+
+# measure NAME DEST: a serves, b sends for 4 s.
+measure() {
+	if [ "$ROLE" = a ]; then
+		iperf3 -s -1 > /dev/null 2>&1 &
+		wait_for_listen 5201
+		sync_with_peer
+		wait
+	else
+		sync_with_peer
+		iperf3 -c "$2" -t 4 -J > "$RESULTS/$1.json"
+		ok $? "iperf3 TCP over $1"
+		echo "padtun-perf: $1 $(mbps "$RESULTS/$1.json") Mbit/s"
+	fi
+	sync_with_peer
+}
+
+measure plain "$PEER"
+for t in chacha20poly1305 gcm-aes none; do
+	ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 \
+		key $KEY transform $t
+	ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+	sync_with_peer
+	measure "$t" $OTHER
+	ip link del padtun0
+done
+tap_exit

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Negative control: with the "unordered" knob, padtun finishes packets in
+# parallel() and skips padata's ordering; iperf3 and seqcheck must see the
+# reordering that the padtun-traffic scenario shows does not happen.
+# kernels: check
+# guests: 2
+# cpus: 2
+# mem: 1024
+# timeout: 300
+# modules: padata padtun
+. /selftests/lib/guest.sh
+
+# Debian's ip with the padtun plugin, not busybox's applet of the same name.
+ip() { /bin/ip "$@"; }
+
+KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+KNOBS=/sys/kernel/debug/padtun
+if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+
+# out_of_order FILE: the receiver's out-of-order count from an iperf3 -J
+# --get-server-output report, whichever end received (the server's report
+# is text inside the JSON).
+out_of_order() {
+	{
+		sed -n 's/.*"out_of_order":[[:space:]]*\([0-9]*\).*/\1/p' "$1"
+		grep -o '[0-9]* datagrams received out-of-order' "$1" | cut -d' ' -f1
+	} | sort -n | tail -n 1
+}
+
+echo 2000 > $KNOBS/delay_us_max && echo 1 > $KNOBS/unordered
+ok $? "test knobs on: delay_us_max 2000, unordered 1"
+
+ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 \
+	key $KEY cpus 0-1
+ok $? "ip link add padtun0"
+ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+ok $? "padtun0 up"
+sync_with_peer
+
+if [ "$ROLE" = a ]; then
+	iperf3 -s -1 > /dev/null 2>&1 &
+	wait_for_listen 5201
+	sync_with_peer
+	wait
+	seqcheck send $OTHER 6000 4000 1000 > /dev/null
+	ok $? "seqcheck sent 4000 datagrams unpaced"
+	sync_with_peer
+else
+	sync_with_peer
+	iperf3 -c $OTHER -u -b 20M -l 1200 -t 4 --get-server-output -J > "$RESULTS/udp.json"
+	ooo=$(out_of_order "$RESULTS/udp.json")
+	echo "# iperf3 UDP: out_of_order ${ooo:-?}"
+	[ "${ooo:-0}" -gt 0 ]
+	ok $? "iperf3 UDP reports reordering (out_of_order $ooo)"
+	seqcheck recv 6000 4000 --timeout 10 --max-loss 4000 > "$RESULTS/seqcheck.txt" 2>&1 &
+	recv=$!
+	sleep 1
+	sync_with_peer
+	wait $recv
+	reordered=$(sed -n 's/.*reordered \([0-9]*\).*/\1/p' "$RESULTS/seqcheck.txt")
+	echo "# seqcheck: $(grep received "$RESULTS/seqcheck.txt")"
+	[ "${reordered:-0}" -gt 0 ]
+	ok $? "seqcheck reports reordering ($reordered)"
+	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
+fi
+sync_with_peer
+echo 0 > $KNOBS/unordered
+ip link del padtun0
+ok $? "ip link del padtun0"
+tap_exit

@@ -1,0 +1,67 @@
+#!/bin/sh
+# A wrong key on one side: nothing is delivered, and each side's
+# rx_auth_failed equals what the other side sent.
+# kernels: check
+# guests: 2
+# cpus: 2
+# mem: 1024
+# timeout: 240
+# modules: padata padtun
+. /selftests/lib/guest.sh
+
+# Debian's ip with the padtun plugin, not busybox's applet of the same name.
+ip() { /bin/ip "$@"; }
+
+if [ "$ROLE" = a ]; then
+	ME=198.19.0.1 OTHER=198.19.0.2
+	KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+else
+	ME=198.19.0.2 OTHER=198.19.0.1
+	KEY=ff0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+fi
+
+stat() {
+	ethtool -S padtun0 | sed -n "s/^ *$1: //p"
+}
+
+# exchange VALUE: send ours to the peer, print theirs.
+exchange() {
+	if [ "$ROLE" = a ]; then
+		nc -l -p 7998
+		sleep 0.5
+		echo "$1" | nc "$PEER" 7997
+	else
+		until echo "$1" | nc "$PEER" 7998 2>/dev/null; do sleep 0.2; done
+		nc -l -p 7997
+	fi
+}
+
+ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 key $KEY
+ok $? "ip link add padtun0 (each side its own key)"
+# Keep IPv6 autoconfiguration out of the count.
+echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
+ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+ok $? "padtun0 up"
+sync_with_peer
+
+! ping -c 10 -i 0.2 -W 1 $OTHER > /dev/null
+ok $? "ping $OTHER fails"
+sleep 2
+sync_with_peer
+
+ethtool -S padtun0 > "$RESULTS/ethtool.txt"
+sent=$(stat tx_sent)
+failed=$(stat rx_auth_failed)
+theirs=$(exchange "$sent")
+echo "# sent $sent, peer sent $theirs, auth failed here $failed"
+[ "$(stat rx_delivered)" = 0 ]
+ok $? "nothing delivered"
+[ -n "$theirs" ] && [ "$theirs" -gt 0 ] && [ "$failed" = "$theirs" ]
+ok $? "rx_auth_failed ($failed) equals the packets the peer sent ($theirs)"
+ip -s link show padtun0 > "$RESULTS/ip-s-link.txt"
+grep -A1 "RX:" "$RESULTS/ip-s-link.txt" | tail -n 1 | awk -v f="$failed" '{ exit !($3 == f) }'
+ok $? "ip -s link counts them as rx errors"
+
+ip link del padtun0
+ok $? "ip link del padtun0"
+tap_exit
