@@ -26,8 +26,8 @@
 /* Outer IP + UDP + padtun header + tag: what the underlay MTU loses. */
 static unsigned int padtun_overhead(const struct padtun_dev *pt)
 {
-	unsigned int ip = pt->family == AF_INET ? sizeof(struct iphdr) :
-						  sizeof(struct ipv6hdr);
+	unsigned int ip = pt->ep.family == AF_INET ? sizeof(struct iphdr) :
+						     sizeof(struct ipv6hdr);
 
 	return ip + sizeof(struct udphdr) + sizeof(struct padtun_header) +
 	       pt->transform.tag_len;
@@ -119,12 +119,7 @@ static void padtun_copy_config(struct padtun_dev *pt,
 			       const struct padtun_config *cfg)
 {
 	pt->net = dev_net(pt->dev);
-	pt->family = cfg->family;
-	pt->has_local = cfg->has_local;
-	pt->local = cfg->local;
-	pt->remote = cfg->remote;
-	pt->local_port = cfg->local_port;
-	pt->remote_port = cfg->remote_port;
+	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
 	pt->max_inflight = cfg->max_inflight;
 	pt->session = get_random_u32();
@@ -200,14 +195,12 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_cpus;
 
-	padtun_tx_init(&pt->tx);
-	ret = padtun_queue_init(&pt->tx, pt, pt->cpus);
+	ret = padtun_queue_init(&pt->tx, pt, &padtun_tx_ops, pt->cpus);
 	if (ret)
 		goto err_padata;
-	padtun_rx_init(&pt->rx);
-	ret = padtun_queue_init(&pt->rx, pt, pt->cpus);
+	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus);
 	if (ret)
-		goto err_tx;
+		goto err_rx_padata;
 
 	ret = padtun_socket_open(pt, extack);
 	if (ret)
@@ -226,9 +219,10 @@ err_socket:
 	padtun_socket_release(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
-err_tx:
 	padtun_queue_destroy(&pt->tx);
 	goto err_dst_cache;
+err_rx_padata:
+	padtun_queue_destroy(&pt->tx);
 err_padata:
 	NL_SET_ERR_MSG(extack, "cannot set up padata on these CPUs");
 err_dst_cache:
@@ -298,9 +292,8 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 	cpumask_var_t new_cpus;
 	int ret = 0;
 
-	WRITE_ONCE(pt->max_inflight, max_inflight);
 	if (cpumask_equal(cpus, pt->cpus) && cb_cpu == pt->cb_cpu)
-		goto kick;
+		goto set_limit;
 
 	if (!alloc_cpumask_var(&new_cpus, GFP_KERNEL))
 		return -ENOMEM;
@@ -315,9 +308,13 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 		ret = padtun_move_cpus(pt, new_cpus, cb_cpu, extack);
 	padtun_resume_queues(pt);
 	free_cpumask_var(new_cpus);
-kick:
+	if (ret)
+		return ret;
+set_limit:
+	/* Only once nothing can fail: a refused change changes nothing. */
+	WRITE_ONCE(pt->max_inflight, max_inflight);
 	/* A higher limit may let backlogged packets and the tx queue go. */
 	padtun_queue_kick(&pt->rx);
 	padtun_queue_kick(&pt->tx);
-	return ret;
+	return 0;
 }

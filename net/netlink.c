@@ -250,6 +250,14 @@ static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
 			return -EADDRNOTAVAIL;
 		}
 	}
+	/* Several tx queues would mean concurrent xmits: sequence numbers
+	 * (the nonce) handed out twice, and submission out of their order.
+	 */
+	if (tb[IFLA_NUM_TX_QUEUES] && nla_get_u32(tb[IFLA_NUM_TX_QUEUES]) != 1) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_NUM_TX_QUEUES],
+				    "padtun has exactly one tx queue");
+		return -EINVAL;
+	}
 	if (!data)
 		return 0;
 
@@ -270,13 +278,13 @@ static void padtun_config_addrs(struct padtun_config *cfg,
 {
 	struct nlattr *remote = data[IFLA_PADTUN_REMOTE];
 
-	cfg->family = nla_len(remote) == sizeof(struct in_addr) ?
-		      AF_INET : AF_INET6;
-	nla_memcpy(&cfg->remote, remote, sizeof(cfg->remote));
+	cfg->ep.family = nla_len(remote) == sizeof(struct in_addr) ?
+			 AF_INET : AF_INET6;
+	nla_memcpy(&cfg->ep.remote, remote, sizeof(cfg->ep.remote));
 	if (data[IFLA_PADTUN_LOCAL]) {
-		cfg->has_local = true;
-		nla_memcpy(&cfg->local, data[IFLA_PADTUN_LOCAL],
-			   sizeof(cfg->local));
+		cfg->ep.has_local = true;
+		nla_memcpy(&cfg->ep.local, data[IFLA_PADTUN_LOCAL],
+			   sizeof(cfg->ep.local));
 	}
 }
 
@@ -292,8 +300,8 @@ static int padtun_config_ports(struct padtun_config *cfg,
 		NL_SET_ERR_MSG(extack, "a UDP port is required");
 		return -EINVAL;
 	}
-	cfg->local_port = nla_get_be16(local ?: remote);
-	cfg->remote_port = nla_get_be16(remote ?: local);
+	cfg->ep.local_port = nla_get_be16(local ?: remote);
+	cfg->ep.remote_port = nla_get_be16(remote ?: local);
 	return 0;
 }
 
@@ -488,14 +496,14 @@ static size_t padtun_get_size(const struct net_device *dev)
 static int padtun_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct padtun_dev *pt = netdev_priv(dev);
-	int alen = pt->family == AF_INET ? sizeof(struct in_addr) :
-					   sizeof(struct in6_addr);
+	int alen = pt->ep.family == AF_INET ? sizeof(struct in_addr) :
+					      sizeof(struct in6_addr);
 
-	if ((pt->has_local &&
-	     nla_put(skb, IFLA_PADTUN_LOCAL, alen, &pt->local)) ||
-	    nla_put(skb, IFLA_PADTUN_REMOTE, alen, &pt->remote) ||
-	    nla_put_be16(skb, IFLA_PADTUN_LOCAL_PORT, pt->local_port) ||
-	    nla_put_be16(skb, IFLA_PADTUN_REMOTE_PORT, pt->remote_port) ||
+	if ((pt->ep.has_local &&
+	     nla_put(skb, IFLA_PADTUN_LOCAL, alen, &pt->ep.local)) ||
+	    nla_put(skb, IFLA_PADTUN_REMOTE, alen, &pt->ep.remote) ||
+	    nla_put_be16(skb, IFLA_PADTUN_LOCAL_PORT, pt->ep.local_port) ||
+	    nla_put_be16(skb, IFLA_PADTUN_REMOTE_PORT, pt->ep.remote_port) ||
 	    nla_put_u8(skb, IFLA_PADTUN_KEY_SET, pt->key_set) ||
 	    nla_put_string(skb, IFLA_PADTUN_TRANSFORM,
 			   pt->transform.desc->name) ||

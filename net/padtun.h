@@ -22,21 +22,14 @@ union padtun_addr {
 	struct in6_addr v6;
 };
 
-/* What newlink parsed out of the attributes; only lives during newlink. */
-struct padtun_config {
+/* The underlay: what newlink parses, and what the link keeps for life. */
+struct padtun_endpoints {
 	sa_family_t family;
 	bool has_local;
 	union padtun_addr local;
 	union padtun_addr remote;
 	__be16 local_port;
 	__be16 remote_port;
-	const struct padtun_transform_desc *transform;
-	const u8 *key;
-	unsigned int key_len;
-	cpumask_var_t cpus;
-	int cb_cpu;
-	u32 max_inflight;
-	bool mtu_given;			/* IFLA_MTU: keep it */
 };
 
 struct padtun_dev {
@@ -44,12 +37,7 @@ struct padtun_dev {
 	struct net *net;		/* dev_net(dev): NETIF_F_NETNS_LOCAL */
 
 	/* Set by newlink before the device is registered, then read-only. */
-	sa_family_t family;
-	bool has_local;
-	union padtun_addr local;
-	union padtun_addr remote;
-	__be16 local_port;
-	__be16 remote_port;
+	struct padtun_endpoints ep;
 	bool key_set;
 	u32 session;			/* random: the nonce prefix we send */
 	struct padtun_transform transform;
@@ -75,6 +63,18 @@ struct padtun_dev {
 	struct padtun_pcpu_stats __percpu *stats;
 };
 
+/* What newlink parsed out of the attributes; only lives during newlink. */
+struct padtun_config {
+	struct padtun_endpoints ep;
+	const struct padtun_transform_desc *transform;
+	const u8 *key;
+	unsigned int key_len;
+	cpumask_var_t cpus;
+	int cb_cpu;
+	u32 max_inflight;
+	bool mtu_given;			/* IFLA_MTU: keep it */
+};
+
 extern struct workqueue_struct *padtun_wq;
 extern struct rtnl_link_ops padtun_link_ops;
 
@@ -95,9 +95,9 @@ int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
 
 /* send.c */
 netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev);
-void padtun_tx_init(struct padtun_queue *q);
+extern const struct padtun_queue_ops padtun_tx_ops;
 
 /* receive.c */
-void padtun_rx_init(struct padtun_queue *q);
+extern const struct padtun_queue_ops padtun_rx_ops;
 
 #endif /* _PADTUN_PADTUN_H */

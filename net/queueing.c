@@ -22,8 +22,8 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 	struct padtun_queue *q = pkt->queue;
 
 	padtun_knob_delay();
-	padtun_stat_inc(q->pt, q->stat_parallel);
-	q->work(pkt);
+	padtun_stat_inc(q->pt, q->ops->stat_parallel);
+	q->ops->work(pkt);
 }
 
 /* The request context may hold key material: wipe it, and only it. */
@@ -44,8 +44,18 @@ static void padtun_queue_complete(struct padtun_queue *q)
 		wake_up(&q->idle);
 	if (READ_ONCE(q->backlog_len) && !READ_ONCE(q->paused))
 		mod_delayed_work(padtun_wq, &q->resubmit, 0);
-	if (q->drained)
-		q->drained(q);
+	if (q->ops->drained)
+		q->ops->drained(q);
+}
+
+/* Hand the skb to the direction's serial stage, which consumes it. */
+static void padtun_pkt_finish(struct padtun_pkt *pkt)
+{
+	struct padtun_queue *q = pkt->queue;
+	struct sk_buff *skb = pkt->skb;
+
+	pkt->skb = NULL;
+	q->ops->finish(q->pt, pkt, skb);
 }
 
 static void padtun_queue_serial(struct padata_priv *padata)
@@ -56,7 +66,7 @@ static void padtun_queue_serial(struct padata_priv *padata)
 
 	/* The unordered knob already finished it from parallel(). */
 	if (pkt->skb)
-		q->finish(pkt);
+		padtun_pkt_finish(pkt);
 	padtun_pkt_free(pkt);
 	padtun_queue_complete(q);
 }
@@ -84,7 +94,7 @@ void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
 
 	pkt->err = err;
 	if (padtun_knob_unordered())
-		pkt->queue->finish(pkt);
+		padtun_pkt_finish(pkt);
 	if (padtun_knob_defer_serial(&cpu)) {
 		INIT_WORK(&pkt->defer, padtun_pkt_deferred_serial);
 		queue_work_on(cpu, padtun_wq, &pkt->defer);
@@ -123,12 +133,12 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 	atomic_inc(&q->inflight);
 	ret = padata_do_parallel(q->pinst, &pkt->padata, READ_ONCE(pt->cb_cpu));
 	if (likely(ret == -EINPROGRESS)) {
-		padtun_stat_inc(pt, q->stat_submitted);
+		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
 	}
 	atomic_dec(&q->inflight);
 	if (ret == -EBUSY) {
-		padtun_stat_inc(pt, q->stat_busy);
+		padtun_stat_inc(pt, q->ops->stat_busy);
 		return -EAGAIN;
 	}
 	return ret ?: -ESHUTDOWN;
@@ -166,7 +176,7 @@ static void padtun_queue_retry_later(struct padtun_queue *q)
 
 static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
-	padtun_stat_inc(q->pt, q->stat_dropped);
+	padtun_stat_inc(q->pt, q->ops->stat_dropped);
 	padtun_pkt_free(pkt);
 }
 
@@ -225,8 +235,8 @@ static void padtun_queue_resubmit(struct work_struct *work)
 	local_bh_disable();
 	list_for_each_entry_safe(pkt, next, &dead, backlog)
 		padtun_pkt_drop(q, pkt);
-	if (q->drained)
-		q->drained(q);
+	if (q->ops->drained)
+		q->ops->drained(q);
 	local_bh_enable();
 }
 
@@ -270,11 +280,13 @@ void padtun_queue_resume(struct padtun_queue *q)
 }
 
 int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
+		      const struct padtun_queue_ops *ops,
 		      const struct cpumask *cpus)
 {
 	struct padata_instance *pinst;
 
 	q->pt = pt;
+	q->ops = ops;
 	atomic_set(&q->inflight, 0);
 	init_waitqueue_head(&q->idle);
 	spin_lock_init(&q->lock);

@@ -51,21 +51,26 @@ static inline void *padtun_pkt_req(struct padtun_pkt *pkt)
 	return (u8 *)pkt + ALIGN(sizeof(*pkt), CRYPTO_MINALIGN);
 }
 
-struct padtun_queue {
-	struct padtun_dev *pt;
-	struct padata_instance *pinst;
-
+/* What tells the two directions apart: one const table each. */
+struct padtun_queue_ops {
 	/* Parallel stage: ends with padtun_pkt_parallel_done(). */
 	void (*work)(struct padtun_pkt *pkt);
-	/* Serial stage: consumes pkt->skb whatever pkt->err says. */
-	void (*finish)(struct padtun_pkt *pkt);
-	/* Called when packets left the queue, so the owner can wake up. */
+	/* Serial stage: owns @skb (taken off @pkt) whatever pkt->err says. */
+	void (*finish)(struct padtun_dev *pt, struct padtun_pkt *pkt,
+		       struct sk_buff *skb);
+	/* Optional: packets left the queue, so the owner can wake up. */
 	void (*drained)(struct padtun_queue *q);
 
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;
 	enum padtun_stat stat_dropped;
 	enum padtun_stat stat_parallel;
+};
+
+struct padtun_queue {
+	struct padtun_dev *pt;
+	struct padata_instance *pinst;
+	const struct padtun_queue_ops *ops;
 
 	/* Accepted by padata and serial() not finished yet. */
 	atomic_t inflight;
@@ -84,6 +89,7 @@ struct padtun_queue {
 };
 
 int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
+		      const struct padtun_queue_ops *ops,
 		      const struct cpumask *cpus);
 void padtun_queue_destroy(struct padtun_queue *q);
 

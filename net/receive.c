@@ -23,9 +23,9 @@
 /* A point-to-point link: only the configured remote may talk to us. */
 static bool padtun_rx_from_peer(struct padtun_dev *pt, struct sk_buff *skb)
 {
-	if (pt->family == AF_INET)
-		return ip_hdr(skb)->saddr == pt->remote.v4;
-	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &pt->remote.v6);
+	if (pt->ep.family == AF_INET)
+		return ip_hdr(skb)->saddr == pt->ep.remote.v4;
+	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &pt->ep.remote.v6);
 }
 
 /* Only the header: the rest is for parallel() to check, after the tag. */
@@ -83,6 +83,11 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
 		goto drop;
 	}
+	/* The underlay's input route may be a noref dst, valid only in this
+	 * RCU section, and we have no use for it: the packet lives on in
+	 * padata's work items.
+	 */
+	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
 	pkt->session = ntohl(hdr->session);
 	pkt->seq = be64_to_cpu(hdr->seq);
@@ -195,12 +200,9 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 }
 
 /* serial(): in arrival order, on the callback CPU. */
-static void padtun_rx_finish(struct padtun_pkt *pkt)
+static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
+			     struct sk_buff *skb)
 {
-	struct padtun_dev *pt = pkt->queue->pt;
-	struct sk_buff *skb = pkt->skb;
-
-	pkt->skb = NULL;
 	if (unlikely(pkt->err)) {
 		padtun_stat_inc(pt, pkt->err == -EBADMSG ?
 				PADTUN_STAT_RX_AUTH_FAILED :
@@ -230,13 +232,11 @@ drop:
 	kfree_skb(skb);
 }
 
-void padtun_rx_init(struct padtun_queue *q)
-{
-	q->work = padtun_rx_work;
-	q->finish = padtun_rx_finish;
-	q->drained = NULL;
-	q->stat_submitted = PADTUN_STAT_RX_SUBMITTED;
-	q->stat_busy = PADTUN_STAT_RX_BUSY;
-	q->stat_dropped = PADTUN_STAT_RX_DROPPED;
-	q->stat_parallel = PADTUN_STAT_RX_PARALLEL;
-}
+const struct padtun_queue_ops padtun_rx_ops = {
+	.work		= padtun_rx_work,
+	.finish		= padtun_rx_finish,
+	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
+	.stat_busy	= PADTUN_STAT_RX_BUSY,
+	.stat_dropped	= PADTUN_STAT_RX_DROPPED,
+	.stat_parallel	= PADTUN_STAT_RX_PARALLEL,
+};

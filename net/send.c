@@ -81,6 +81,12 @@ static void padtun_tx_submit(struct padtun_dev *pt, struct sk_buff *skb)
 		goto drop;
 	skb_dst_drop(skb);
 
+	/* Per packet, not per xmit: a GSO packet takes many numbers. The
+	 * receiver refuses anything above PADTUN_SEQ_MAX; only a fresh link
+	 * (new session) goes on.
+	 */
+	if (unlikely(pt->tx_seq > PADTUN_SEQ_MAX))
+		goto drop;
 	pkt = padtun_pkt_alloc(&pt->tx, skb);
 	if (unlikely(!pkt))
 		goto drop;
@@ -101,22 +107,23 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct padtun_dev *pt = netdev_priv(dev);
 	struct sk_buff *segs, *next;
 
-	if (unlikely(pt->tx_seq > PADTUN_SEQ_MAX)) {
-		/* A fresh link (new session) is the only way on. */
-		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
-		kfree_skb(skb);
-		return NETDEV_TX_OK;
-	}
-
 	if (!skb_is_gso(skb)) {
 		padtun_tx_submit(pt, skb);
 		goto out;
 	}
 
 	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR_OR_NULL(segs)) {
+	if (IS_ERR(segs)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 		kfree_skb(skb);
+		goto out;
+	}
+	if (!segs) {
+		/* Nothing to segment (one segment's worth, e.g. a dodgy GSO
+		 * packet from a guest): send it as it is, as a plain packet.
+		 */
+		skb_gso_reset(skb);
+		padtun_tx_submit(pt, skb);
 		goto out;
 	}
 	consume_skb(skb);
@@ -154,12 +161,9 @@ done:
 }
 
 /* serial(): on the callback CPU, in submission order. */
-static void padtun_tx_finish(struct padtun_pkt *pkt)
+static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
+			     struct sk_buff *skb)
 {
-	struct padtun_dev *pt = pkt->queue->pt;
-	struct sk_buff *skb = pkt->skb;
-
-	pkt->skb = NULL;
 	if (unlikely(pkt->err)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
 		kfree_skb(skb);
@@ -173,13 +177,12 @@ static void padtun_tx_finish(struct padtun_pkt *pkt)
 	padtun_stat_add(pt, PADTUN_STAT_TX_BYTES, pkt->len);
 }
 
-void padtun_tx_init(struct padtun_queue *q)
-{
-	q->work = padtun_tx_work;
-	q->finish = padtun_tx_finish;
-	q->drained = padtun_tx_maybe_wake;
-	q->stat_submitted = PADTUN_STAT_TX_SUBMITTED;
-	q->stat_busy = PADTUN_STAT_TX_BUSY;
-	q->stat_dropped = PADTUN_STAT_TX_DROPPED;
-	q->stat_parallel = PADTUN_STAT_TX_PARALLEL;
-}
+const struct padtun_queue_ops padtun_tx_ops = {
+	.work		= padtun_tx_work,
+	.finish		= padtun_tx_finish,
+	.drained	= padtun_tx_maybe_wake,
+	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,
+	.stat_busy	= PADTUN_STAT_TX_BUSY,
+	.stat_dropped	= PADTUN_STAT_TX_DROPPED,
+	.stat_parallel	= PADTUN_STAT_TX_PARALLEL,
+};

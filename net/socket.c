@@ -26,18 +26,18 @@ int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack)
 		.encap_rcv = padtun_receive,
 	};
 	struct udp_port_cfg port_cfg = {
-		.local_udp_port = pt->local_port,
+		.local_udp_port = pt->ep.local_port,
 	};
 	struct socket *sock;
 	int ret;
 
-	if (pt->family == AF_INET) {
+	if (pt->ep.family == AF_INET) {
 		port_cfg.family = AF_INET;
-		port_cfg.local_ip.s_addr = pt->local.v4;
+		port_cfg.local_ip.s_addr = pt->ep.local.v4;
 		port_cfg.use_udp_checksums = true;
 	} else {
 		port_cfg.family = AF_INET6;
-		port_cfg.local_ip6 = pt->local.v6;
+		port_cfg.local_ip6 = pt->ep.local.v6;
 		port_cfg.use_udp6_tx_checksums = true;
 		port_cfg.use_udp6_rx_checksums = true;
 		port_cfg.ipv6_v6only = true;
@@ -73,26 +73,44 @@ void padtun_socket_release(struct padtun_dev *pt)
 	pt->sock = NULL;
 }
 
+/* The underlay flow of the link, for sending and for the path MTU. */
+static void padtun_flow4(const struct padtun_dev *pt, struct flowi4 *fl4)
+{
+	*fl4 = (struct flowi4) {
+		.saddr = pt->ep.local.v4,
+		.daddr = pt->ep.remote.v4,
+		.flowi4_proto = IPPROTO_UDP,
+		.fl4_sport = pt->ep.local_port,
+		.fl4_dport = pt->ep.remote_port,
+	};
+}
+
+/* A route to the peer that does not lead back into ourselves (that would
+ * loop for ever).
+ */
+static struct rtable *padtun_route4(struct padtun_dev *pt, struct flowi4 *fl4)
+{
+	struct rtable *rt = ip_route_output_key(pt->net, fl4);
+
+	if (!IS_ERR(rt) && unlikely(rt->dst.dev == pt->dev)) {
+		ip_rt_put(rt);
+		rt = ERR_PTR(-ELOOP);
+	}
+	return rt;
+}
+
 static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
 {
-	struct flowi4 fl4 = {
-		.saddr = pt->local.v4,
-		.daddr = pt->remote.v4,
-		.flowi4_proto = IPPROTO_UDP,
-		.fl4_sport = pt->local_port,
-		.fl4_dport = pt->remote_port,
-	};
+	struct flowi4 fl4;
 	struct rtable *rt;
 
+	padtun_flow4(pt, &fl4);
 	rt = dst_cache_get_ip4(&pt->dst_cache, &fl4.saddr);
 	if (!rt) {
-		rt = ip_route_output_key(pt->net, &fl4);
-		if (IS_ERR(rt))
-			goto err;
-		/* Routed back into ourselves: would loop forever. */
-		if (unlikely(rt->dst.dev == pt->dev)) {
-			ip_rt_put(rt);
-			goto err;
+		rt = padtun_route4(pt, &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip4(&pt->dst_cache, &rt->dst, fl4.saddr);
 	}
@@ -100,36 +118,49 @@ static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
 	/* Inner packets fit the device MTU; the outer one may fragment. */
 	skb->ignore_df = 1;
 	udp_tunnel_xmit_skb(rt, pt->sock->sk, skb, fl4.saddr, fl4.daddr, 0,
-			    ip4_dst_hoplimit(&rt->dst), 0, pt->local_port,
-			    pt->remote_port, false, false);
+			    ip4_dst_hoplimit(&rt->dst), 0, pt->ep.local_port,
+			    pt->ep.remote_port, false, false);
 	return 0;
-
-err:
-	kfree_skb(skb);
-	return -EHOSTUNREACH;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
+static void padtun_flow6(const struct padtun_dev *pt, struct flowi6 *fl6)
 {
-	struct flowi6 fl6 = {
-		.saddr = pt->local.v6,
-		.daddr = pt->remote.v6,
+	*fl6 = (struct flowi6) {
+		.saddr = pt->ep.local.v6,
+		.daddr = pt->ep.remote.v6,
 		.flowi6_proto = IPPROTO_UDP,
-		.fl6_sport = pt->local_port,
-		.fl6_dport = pt->remote_port,
+		.fl6_sport = pt->ep.local_port,
+		.fl6_dport = pt->ep.remote_port,
 	};
+}
+
+static struct dst_entry *padtun_route6(struct padtun_dev *pt,
+				       struct flowi6 *fl6)
+{
 	struct dst_entry *dst;
 
+	dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, pt->sock->sk, fl6,
+					      NULL);
+	if (!IS_ERR(dst) && unlikely(dst->dev == pt->dev)) {
+		dst_release(dst);
+		dst = ERR_PTR(-ELOOP);
+	}
+	return dst;
+}
+
+static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+
+	padtun_flow6(pt, &fl6);
 	dst = dst_cache_get_ip6(&pt->dst_cache, &fl6.saddr);
 	if (!dst) {
-		dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, pt->sock->sk,
-						      &fl6, NULL);
-		if (IS_ERR(dst))
-			goto err;
-		if (unlikely(dst->dev == pt->dev)) {
-			dst_release(dst);
-			goto err;
+		dst = padtun_route6(pt, &fl6);
+		if (IS_ERR(dst)) {
+			kfree_skb(skb);
+			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip6(&pt->dst_cache, dst, &fl6.saddr);
 	}
@@ -137,12 +168,8 @@ static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
 	skb->ignore_df = 1;
 	udp_tunnel6_xmit_skb(dst, pt->sock->sk, skb, pt->dev, &fl6.saddr,
 			     &fl6.daddr, 0, ip6_dst_hoplimit(dst), 0,
-			     pt->local_port, pt->remote_port, false);
+			     pt->ep.local_port, pt->ep.remote_port, false);
 	return 0;
-
-err:
-	kfree_skb(skb);
-	return -EHOSTUNREACH;
 }
 #endif
 
@@ -162,37 +189,37 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 	skb_dst_drop(skb);
 
 #if IS_ENABLED(CONFIG_IPV6)
-	if (pt->family == AF_INET6)
+	if (pt->ep.family == AF_INET6)
 		return padtun_send6(pt, skb);
 #endif
 	return padtun_send4(pt, skb);
 }
 
-/* The underlay's MTU toward the peer, for the default device MTU. */
+/* The underlay's MTU toward the peer, for the default device MTU: the
+ * route padtun_socket_send() will take. Called once the socket is open.
+ */
 unsigned int padtun_socket_path_mtu(struct padtun_dev *pt)
 {
 	unsigned int mtu = ETH_DATA_LEN;
 
-	if (pt->family == AF_INET) {
-		struct rtable *rt = ip_route_output(pt->net, pt->remote.v4,
-						    pt->local.v4, 0, 0);
+	if (pt->ep.family == AF_INET) {
+		struct flowi4 fl4;
+		struct rtable *rt;
 
+		padtun_flow4(pt, &fl4);
+		rt = padtun_route4(pt, &fl4);
 		if (!IS_ERR(rt)) {
 			mtu = dst_mtu(&rt->dst);
 			ip_rt_put(rt);
 		}
 	}
 #if IS_ENABLED(CONFIG_IPV6)
-	if (pt->family == AF_INET6) {
-		struct flowi6 fl6 = {
-			.saddr = pt->local.v6,
-			.daddr = pt->remote.v6,
-			.flowi6_proto = IPPROTO_UDP,
-		};
+	if (pt->ep.family == AF_INET6) {
 		struct dst_entry *dst;
+		struct flowi6 fl6;
 
-		dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, NULL, &fl6,
-						      NULL);
+		padtun_flow6(pt, &fl6);
+		dst = padtun_route6(pt, &fl6);
 		if (!IS_ERR(dst)) {
 			mtu = dst_mtu(dst);
 			dst_release(dst);

@@ -11,31 +11,18 @@
 # timeout: 300
 # modules: padata padtun
 . /selftests/lib/guest.sh
-
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-KNOBS=/sys/kernel/debug/padtun
-if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+. /selftests/lib/padtun.sh
 
 echo 1 > $KNOBS/async_crypto && echo 200 > $KNOBS/delay_us_max &&
 	echo 1 > $KNOBS/defer_serial
 ok $? "test knobs on: async_crypto, delay_us_max 200, defer_serial"
-ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 \
-	key $KEY cpus 0-1
+padtun_add cpus 0-1
 ok $? "ip link add padtun0"
-ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+padtun_up
 sync_with_peer
 
+tcp_then_seqcheck 4000 1000
 if [ "$ROLE" = a ]; then
-	iperf3 -s -1 > /dev/null 2>&1 &
-	wait_for_listen 5201
-	sync_with_peer
-	wait
-	sync_with_peer
-	seqcheck send $OTHER 6000 4000 1000 --rate 1000 > /dev/null
-	ok $? "seqcheck sent 4000 datagrams"
 	sync_with_peer
 	iperf3 -s > /dev/null 2>&1 &
 	server=$!
@@ -49,15 +36,6 @@ if [ "$ROLE" = a ]; then
 	sync_with_peer
 	kill $server
 else
-	sync_with_peer
-	iperf3 -c $OTHER -t 4 > /dev/null
-	ok $? "iperf3 TCP $ME -> $OTHER"
-	seqcheck recv 6000 4000 --timeout 10 > "$RESULTS/seqcheck.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
-	wait $recv
-	ok $? "seqcheck: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
 	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 	sync_with_peer
 	sync_with_peer

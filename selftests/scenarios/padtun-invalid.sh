@@ -8,11 +8,8 @@
 # timeout: 180
 # modules: padata padtun
 . /selftests/lib/guest.sh
+. /selftests/lib/padtun.sh
 
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 BASE="local 127.0.0.1 remote 127.0.0.2"
 ip link set lo up
 

@@ -9,12 +9,7 @@
 # timeout: 300
 # modules: padata padtun
 . /selftests/lib/guest.sh
-
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+. /selftests/lib/padtun.sh
 
 mbps() {
 	sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$1" |
@@ -39,9 +34,8 @@ measure() {
 
 measure plain "$PEER"
 for t in chacha20poly1305 gcm-aes none; do
-	ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 \
-		key $KEY transform $t
-	ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+	padtun_add transform $t
+	padtun_up
 	sync_with_peer
 	measure "$t" $OTHER
 	ip link del padtun0

@@ -10,13 +10,7 @@
 # timeout: 360
 # modules: padata padtun
 . /selftests/lib/guest.sh
-
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-KNOBS=/sys/kernel/debug/padtun
-if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+. /selftests/lib/padtun.sh
 
 # A namespace with a link looped onto itself, flooded by pktgen, then
 # deleted with the namespace while packets are in flight.
@@ -71,9 +65,9 @@ wait
 
 # Now the real link: delay and deferral on, so packets sit in padata.
 echo 300 > $KNOBS/delay_us_max && echo 1 > $KNOBS/defer_serial
-ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 key $KEY cpus 0-1
+padtun_add cpus 0-1
 ok $? "ip link add padtun0"
-ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+padtun_up
 sync_with_peer
 
 if [ "$ROLE" = a ]; then

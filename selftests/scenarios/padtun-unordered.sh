@@ -9,31 +9,14 @@
 # timeout: 300
 # modules: padata padtun
 . /selftests/lib/guest.sh
-
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-KNOBS=/sys/kernel/debug/padtun
-if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
-
-# out_of_order FILE: the receiver's out-of-order count from an iperf3 -J
-# --get-server-output report, whichever end received (the server's report
-# is text inside the JSON).
-out_of_order() {
-	{
-		sed -n 's/.*"out_of_order":[[:space:]]*\([0-9]*\).*/\1/p' "$1"
-		grep -o '[0-9]* datagrams received out-of-order' "$1" | cut -d' ' -f1
-	} | sort -n | tail -n 1
-}
+. /selftests/lib/padtun.sh
 
 echo 2000 > $KNOBS/delay_us_max && echo 1 > $KNOBS/unordered
 ok $? "test knobs on: delay_us_max 2000, unordered 1"
 
-ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 \
-	key $KEY cpus 0-1
+padtun_add cpus 0-1
 ok $? "ip link add padtun0"
-ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+padtun_up
 ok $? "padtun0 up"
 sync_with_peer
 

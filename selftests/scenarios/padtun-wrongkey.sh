@@ -8,21 +8,10 @@
 # timeout: 240
 # modules: padata padtun
 . /selftests/lib/guest.sh
+. /selftests/lib/padtun.sh
 
-# Debian's ip with the padtun plugin, not busybox's applet of the same name.
-ip() { /bin/ip "$@"; }
-
-if [ "$ROLE" = a ]; then
-	ME=198.19.0.1 OTHER=198.19.0.2
-	KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-else
-	ME=198.19.0.2 OTHER=198.19.0.1
-	KEY=ff0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-fi
-
-stat() {
-	ethtool -S padtun0 | sed -n "s/^ *$1: //p"
-}
+# a keeps the usual key, b's differs in its first byte.
+[ "$ROLE" = b ] && KEY=ff0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
 # exchange VALUE: send ours to the peer, print theirs.
 exchange() {
@@ -36,11 +25,11 @@ exchange() {
 	fi
 }
 
-ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 5555 key $KEY
+padtun_add
 ok $? "ip link add padtun0 (each side its own key)"
 # Keep IPv6 autoconfiguration out of the count.
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
-ip addr add $ME/24 dev padtun0 && ip link set padtun0 up
+padtun_up
 ok $? "padtun0 up"
 sync_with_peer
 
