@@ -39,7 +39,6 @@ kernel: deps
 	@qemu-net/build-kernel.sh $(FLAVOUR) > /dev/null
 
 TOOLS := build/tools
-KERNEL_FLAVOURS := check sanitizer
 
 modules: kernel
 	@qemu-net/build-modules.sh "$$(qemu-net/build-kernel.sh $(FLAVOUR))" $(B)/src \

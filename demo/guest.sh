@@ -3,7 +3,7 @@
 #
 # The demo, inside each guest: a padtun link over the virtio-net link, then
 # iperf3 TCP from b to a, alternating plain link and padtun, ROUNDS times.
-# Guest b writes one line per run to $RESULTS/runs: "MODE ROUND BITS/S".
+# Guest b writes one line per run to $RESULTS/runs: "MODE ROUND MBIT/S".
 . /selftests/lib/guest.sh
 
 rounds=${PADNET_rounds:-3}
@@ -25,16 +25,13 @@ for round in $(seq "$rounds"); do
 		server=$PEER
 		[ "$mode" = padtun ] && server=$inner_a
 		if [ "$ROLE" = a ]; then
-			iperf3 -s -1 > /dev/null &
-			wait_for_listen 5201
-			sync_with_peer
-			wait
+			serve_iperf3_once
 		else
 			sync_with_peer
-			bps=$(iperf3 -c "$server" -t "$seconds" -J |
-				sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' |
-				tail -n 1)
-			echo "$mode $round ${bps:-0}" | tee -a "$RESULTS/runs"
+			json=$RESULTS/$mode-$round.json
+			iperf3 -c "$server" -t "$seconds" -J > "$json"
+			mbps=$(mbit_per_second "$json")
+			echo "$mode $round ${mbps:-0}" | tee -a "$RESULTS/runs"
 		fi
 	done
 done

@@ -33,6 +33,10 @@ runs=$out/b/results/runs
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 plain=$(awk '$1 == "plain" { print $3 }' "$runs" | median)
 padtun=$(awk '$1 == "padtun" { print $3 }' "$runs" | median)
+[ "$(echo "$plain > 0 && $padtun > 0" | bc)" = 1 ] || {
+	echo "demo: a path carried no traffic; every run: $runs" >&2
+	exit 1
+}
 
 echo
 echo "padnet demo: iperf3 TCP guest b -> guest a, $rounds alternating rounds of ${seconds}s,"
@@ -40,8 +44,8 @@ echo "$flavour kernel, 2 vCPUs per guest under TCG (QEMU CPU ${PADNET_QEMU_CPU:-
 echo
 printf '| %-28s | %14s | %9s |\n' "path" "median Mbit/s" "ratio"
 printf '|%s|%s|%s|\n' "------------------------------" "----------------" "-----------"
-printf '| %-28s | %14.1f | %9s |\n' "virtio-net (plain)" "$(echo "$plain / 1e6" | bc -l)" "1.00"
-printf '| %-28s | %14.1f | %9.3f |\n' "padtun chacha20poly1305" "$(echo "$padtun / 1e6" | bc -l)" \
+printf '| %-28s | %14.1f | %9s |\n' "virtio-net (plain)" "$plain" "1.00"
+printf '| %-28s | %14.1f | %9.3f |\n' "padtun chacha20poly1305" "$padtun" \
 	"$(echo "$padtun / $plain" | bc -l)"
 echo
 echo "every run: $runs; device counters: $out/*/results/padtun0-stats.txt"

@@ -6,18 +6,19 @@
 # directory. The cache key is the source package version plus the config
 # fragments, so a second run with the same inputs builds nothing.
 #
-# usage: build-kernel.sh FLAVOUR
+# usage: build-kernel.sh FLAVOUR    (check, sanitizer, up or fast)
 #        build-kernel.sh source    (unpack only; print the source tree)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-flavour=${1:?usage: build-kernel.sh check|sanitizer|fast}
+flavour=${1:?usage: build-kernel.sh check|sanitizer|up|fast}
 cache=${PADNET_CACHE:-$HOME/.cache/padnet}
 tarball=/usr/src/linux-source-6.1.tar.xz
 
 case $flavour in
 check)     fragments="base check" ;;
 sanitizer) fragments="base check sanitizer" ;;
+up)        fragments="base check up" ;;
 fast)      fragments="base fast" ;;
 source)    fragments="" ;;
 *) echo "build-kernel.sh: unknown flavour '$flavour'" >&2; exit 2 ;;
@@ -59,21 +60,27 @@ make -s -C "$src" O="$out" x86_64_defconfig kvm_guest.config >&2
 make -s -C "$src" O="$out" olddefconfig >&2
 
 # A fragment line that did not survive olddefconfig means a dependency is
-# missing: fail now rather than boot a kernel without the feature.
-missing=0
+# missing: fail now rather than boot a kernel without the feature. A later
+# fragment overrides an earlier one, as merge_config.sh does.
+declare -A want
 for f in "${frag_files[@]}"; do
-	while IFS= read -r want; do
-		if ! grep -qxF "$want" "$out/.config"; then
-			echo "build-kernel.sh: $f: '$want' did not take" >&2
-			missing=1
-		fi
+	while IFS= read -r line; do
+		want[${line%%=*}]=$line
 	done < <(grep -E '^CONFIG_[A-Z0-9_]+=[y0-9]' "$f")
 	while IFS= read -r sym; do
-		if grep -q "^$sym=" "$out/.config"; then
-			echo "build-kernel.sh: $f: $sym is set but must not be" >&2
-			missing=1
-		fi
+		want[$sym]=unset
 	done < <(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$f")
+done
+missing=0
+for sym in "${!want[@]}"; do
+	if [ "${want[$sym]}" = unset ]; then
+		grep -q "^$sym=" "$out/.config" || continue
+		echo "build-kernel.sh: $sym is set but must not be" >&2
+	else
+		grep -qxF "${want[$sym]}" "$out/.config" && continue
+		echo "build-kernel.sh: '${want[$sym]}' did not take" >&2
+	fi
+	missing=1
 done
 [ "$missing" = 0 ] || exit 1
 

@@ -82,8 +82,8 @@ ktap_cases() {	# report every KUnit case the guests brought back
 	local f
 	for f in "$1"/*/results/*.ktap; do
 		[ -f "$f" ] || continue
-		awk -f selftests/lib/ktap-cases.awk "$f" | while read -r st cname; do
-			echo "$st $(basename "$f" .ktap):$cname"
+		awk -f selftests/lib/ktap-cases.awk "$f" | while read -r st cname why; do
+			echo "$st $(basename "$f" .ktap):$cname $why"
 		done
 	done
 }
@@ -144,10 +144,10 @@ run_scenario() {
 		tap fail "$id" "guests did not finish (rc $rc)"
 		return
 	fi
-	while read -r st cname; do
+	while read -r st cname why; do
 		case $st in
 		PASS) tap pass "$cname" ;;
-		SKIP) tap skip "$cname" ;;
+		SKIP) tap skip "$cname" "$why" ;;
 		*) tap fail "$cname" ;;
 		esac
 	done < <(ktap_cases "$out" | sed "s/:/@$k:/")

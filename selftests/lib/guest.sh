@@ -51,3 +51,18 @@ wait_for_listen() {
 	done
 	return 1
 }
+
+# serve_iperf3_once: one iperf3 test as the server; returns its exit status
+# when the test is over. The client end calls sync_with_peer, then connects.
+serve_iperf3_once() {
+	iperf3 -s -1 > /dev/null 2>&1 &
+	wait_for_listen 5201
+	sync_with_peer
+	wait $!
+}
+
+# mbit_per_second FILE: the summary throughput of an iperf3 -J report.
+mbit_per_second() {
+	sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$1" |
+		tail -n 1 | awk '{ printf "%.1f", $1 / 1e6 }'
+}

@@ -45,10 +45,7 @@ out_of_order() {
 # all and in order. One TAP line per step, on the end that checks it.
 tcp_then_seqcheck() {
 	if [ "$ROLE" = a ]; then
-		iperf3 -s -1 > /dev/null 2>&1 &
-		wait_for_listen 5201
-		sync_with_peer
-		wait
+		serve_iperf3_once
 		sync_with_peer
 		seqcheck send "$OTHER" 6000 "$1" 1000 --rate "$2" > /dev/null
 		ok $? "seqcheck sent $1 datagrams"

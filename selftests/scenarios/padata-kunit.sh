@@ -2,7 +2,7 @@
 # The padata KUnit suite (padata/padata_test.c): return codes, ordering of
 # 100,000 objects, completion contexts, sequence wrap, mask changes and CPU
 # hotplug under load, lifetime, several instances, backpressure, debugfs.
-# kernels: check sanitizer
+# kernels: check sanitizer up
 # guests: 1
 # cpus: 4
 # mem: 1024

@@ -45,6 +45,12 @@ refused "same (address )?family" local 127.0.0.1 remote ::1 port 5555 key $KEY
 refused "maxinflight must be between 1 and 65536" $BASE port 5555 key $KEY maxinflight 0
 refused "local address is not configured" local 192.0.2.1 remote 127.0.0.2 port 5555 key $KEY
 
+# Link-level attributes come before "type", so not through refused().
+err=$(ip link add padtun9 numtxqueues 4 type padtun $BASE port 5555 key $KEY 2>&1)
+[ $? != 0 ] && echo "$err" | grep -q "exactly one tx queue" &&
+	! ip link show padtun9 > /dev/null 2>&1
+ok $? "refused: numtxqueues 4 ($err)"
+
 # The offline case needs a CPU to take offline.
 if [ -e /sys/devices/system/cpu/cpu1/online ] &&
    echo 0 > /sys/devices/system/cpu/cpu1/online; then

@@ -11,23 +11,15 @@
 . /selftests/lib/guest.sh
 . /selftests/lib/padtun.sh
 
-mbps() {
-	sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$1" |
-		tail -n 1 | awk '{ printf "%.1f", $1 / 1e6 }'
-}
-
 # measure NAME DEST: a serves, b sends for 4 s.
 measure() {
 	if [ "$ROLE" = a ]; then
-		iperf3 -s -1 > /dev/null 2>&1 &
-		wait_for_listen 5201
-		sync_with_peer
-		wait
+		serve_iperf3_once
 	else
 		sync_with_peer
 		iperf3 -c "$2" -t 4 -J > "$RESULTS/$1.json"
 		ok $? "iperf3 TCP over $1"
-		echo "padtun-perf: $1 $(mbps "$RESULTS/$1.json") Mbit/s"
+		echo "padtun-perf: $1 $(mbit_per_second "$RESULTS/$1.json") Mbit/s"
 	fi
 	sync_with_peer
 }

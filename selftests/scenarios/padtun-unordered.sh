@@ -21,10 +21,7 @@ ok $? "padtun0 up"
 sync_with_peer
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s -1 > /dev/null 2>&1 &
-	wait_for_listen 5201
-	sync_with_peer
-	wait
+	serve_iperf3_once
 	seqcheck send $OTHER 6000 4000 1000 > /dev/null
 	ok $? "seqcheck sent 4000 datagrams unpaced"
 	sync_with_peer

@@ -12,10 +12,7 @@ ping -c 3 -W 5 "$PEER" > /dev/null
 ok $? "ping $PEER"
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s -1 > /dev/null &
-	wait_for_listen 5201
-	sync_with_peer
-	wait
+	serve_iperf3_once
 	ok $? "iperf3 server"
 else
 	sync_with_peer
@@ -23,8 +20,6 @@ else
 	[ "$KERNEL" = sanitizer ] && seconds=2
 	iperf3 -c "$PEER" -t "$seconds" -J > "$RESULTS/iperf3-tcp.json"
 	ok $? "iperf3 TCP to $PEER"
-	bps=$(sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' \
-		"$RESULTS/iperf3-tcp.json" | tail -n 1)
-	echo "smoke: iperf3 TCP $ADDR -> $PEER: $(awk "BEGIN { printf \"%.1f\", $bps / 1e6 }") Mbit/s"
+	echo "smoke: iperf3 TCP $ADDR -> $PEER: $(mbit_per_second "$RESULTS/iperf3-tcp.json") Mbit/s"
 fi
 tap_exit
