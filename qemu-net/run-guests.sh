@@ -94,31 +94,73 @@ start_guest() {
 	echo "$!" >> "$out/pids"
 }
 
-start=$(date +%s)
-for role in $roles; do
-	start_guest "$role"
-	if [ "$role" = a ] && [ "$guests" = 2 ]; then
-		# The stream client does not retry: the server socket must exist.
-		for _ in $(seq 100); do
-			[ -S "$sockdir/link" ] && break
-			sleep 0.1
-		done
-	fi
-done
-
-timed_out=0
-while :; do
-	alive=0
-	for pid in "${pids[@]}"; do
-		kill -0 "$pid" 2>/dev/null && alive=1
+start_guests() {
+	local role
+	pids=()
+	for role in $roles; do
+		start_guest "$role"
+		if [ "$role" = a ] && [ "$guests" = 2 ]; then
+			# The stream client does not retry: the server socket must exist.
+			for _ in $(seq 100); do
+				[ -S "$sockdir/link" ] && break
+				sleep 0.1
+			done
+		fi
 	done
-	[ "$alive" = 0 ] && break
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
-		timed_out=1
-		break
-	fi
-	sleep 0.5
-done
+}
+
+# A guest whose console has not shown /init's first line by now stalled in
+# early boot: seen once in a full test run (about 70 boots), a sanitizer
+# guest stopped after "tsc: Unable to calibrate against PIT" on a busy
+# host. Nothing of the project runs that early, so all guests boot again,
+# once; the stalled console is kept as console.stalled.log.
+boot_stalled() {
+	local role
+	[ $(($(date +%s) - start)) -ge "$boot_limit" ] || return 1
+	for role in $roles; do
+		grep -q '^padnet: running' "$out/$role/console.log" 2>/dev/null ||
+			return 0
+	done
+	return 1
+}
+
+# wait_guests: 0 when every guest stopped, 1 on timeout, 2 on a boot stall.
+wait_guests() {
+	local pid alive
+	while :; do
+		alive=0
+		for pid in "${pids[@]}"; do
+			kill -0 "$pid" 2>/dev/null && alive=1
+		done
+		[ "$alive" = 0 ] && return 0
+		[ $(($(date +%s) - start)) -ge "$timeout" ] && return 1
+		[ "$boots" = 1 ] && boot_stalled && return 2
+		sleep 0.5
+	done
+}
+
+boot_limit=$(( timeout < 240 ? timeout / 2 : 120 ))
+boots=1
+began=$(date +%s)
+start=$began
+start_guests
+timed_out=0
+wait_guests || timed_out=$?
+if [ "$timed_out" = 2 ]; then
+	stop_guests
+	for role in $roles; do
+		echo "run-guests.sh: guest $role stalled before /init; booting again. Its console:"
+		tail -n 5 "$out/$role/console.log" | sed "s/^/[$role] /"
+		mv "$out/$role/console.log" "$out/$role/console.stalled.log"
+		rm -f "$out/$role/results.tar"
+	done
+	sockdir=$(mktemp -d /tmp/padnet-link.XXXXXX)
+	boots=2
+	start=$(date +%s)
+	start_guests
+	timed_out=0
+	wait_guests || timed_out=1
+fi
 stop_guests
 trap - EXIT
 
@@ -140,5 +182,5 @@ for role in $roles; do
 	tail -n 80 "$dir/console.log" | sed "s/^/[$role] /"
 	cat "$dir/qemu.log" | sed "s/^/[$role qemu] /"
 done
-echo "run-guests.sh: $guests guest(s), $(($(date +%s) - start)) s"
+echo "run-guests.sh: $guests guest(s), $boots boot(s), $(($(date +%s) - began)) s"
 exit "$rc"

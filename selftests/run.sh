@@ -111,7 +111,7 @@ run_scenario() {
 		--guests "$(header "$file" guests 1)" --cpus "$(header "$file" cpus 2)" \
 		--mem "$(header "$file" mem 512)" --timeout "$(header "$file" timeout 300)" \
 		--kernel-name "$k" --modules "$(header "$file" modules '' | tr ' ' ',')" \
-		> "$out.log" 2>&1
+		--append "$(header "$file" append '')" > "$out.log" 2>&1
 	rc=$?
 	grep -h '^smoke:\|^demo:' "$out"/*/results/output.log 2>/dev/null | sed 's/^/# /'
 
@@ -127,6 +127,15 @@ run_scenario() {
 		else
 			cat "$out.log" | sed 's/^/# /'
 			tap fail "$id" "expected a timeout with the console shown (rc $rc)"
+		fi
+		return ;;
+	stall)
+		if [ "$rc" = 124 ] && grep -q 'stalled before /init; booting again' "$out.log" &&
+		   grep -q ' 2 boot(s)' "$out.log"; then
+			tap pass "$id"
+		else
+			sed 's/^/# /' "$out.log"
+			tap fail "$id" "expected one more boot after the stall, then a timeout (rc $rc)"
 		fi
 		return ;;
 	dmesg-report)
