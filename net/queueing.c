@@ -26,14 +26,9 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 	q->ops->work(pkt);
 }
 
-/* The request context may hold key material: wipe it, and only it. */
 static void padtun_pkt_free(struct padtun_pkt *pkt)
 {
-	unsigned int req_size = pkt->queue->pt->transform.req_size;
-
 	kfree_skb(pkt->skb);
-	if (req_size)
-		memzero_explicit(padtun_pkt_req(pkt), req_size);
 	kfree(pkt);
 }
 
@@ -90,8 +85,15 @@ static void padtun_pkt_deferred_serial(struct work_struct *work)
  */
 void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
 {
+	unsigned int req_size = pkt->queue->pt->transform.req_size;
 	int cpu;
 
+	/* The AEAD is done with its request, which may hold key material:
+	 * wipe it here, on a parallel CPU, rather than on the one serial CPU.
+	 * Only parallel() writes a request, so no other packet needs it.
+	 */
+	if (req_size)
+		memzero_explicit(padtun_pkt_req(pkt), req_size);
 	pkt->err = err;
 	if (padtun_knob_unordered())
 		padtun_pkt_finish(pkt);
@@ -111,10 +113,13 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 	pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
 	if (unlikely(!pkt))
 		return NULL;
-	memset(&pkt->padata, 0, sizeof(pkt->padata));
+	/* A packet padata refused is resubmitted as it is. */
+	pkt->padata = (struct padata_priv) {
+		.parallel = padtun_queue_parallel,
+		.serial = padtun_queue_serial,
+	};
 	pkt->queue = q;
 	pkt->skb = skb;
-	pkt->err = 0;
 	return pkt;
 }
 
@@ -127,8 +132,6 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 	if (atomic_read(&q->inflight) >= READ_ONCE(pt->max_inflight))
 		return -EAGAIN;
 
-	pkt->padata.parallel = padtun_queue_parallel;
-	pkt->padata.serial = padtun_queue_serial;
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_inc(&q->inflight);
 	ret = padata_do_parallel(q->pinst, &pkt->padata, READ_ONCE(pt->cb_cpu));

@@ -91,7 +91,6 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	hdr = (const struct padtun_header *)skb->data;
 	pkt->session = ntohl(hdr->session);
 	pkt->seq = be64_to_cpu(hdr->seq);
-	pkt->len = 0;
 	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
 	return 0;
 
@@ -183,7 +182,6 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 		skb->ip_summed = CHECKSUM_NONE;
 	}
 	skb->encapsulation = 0;
-	skb->dev = dev;
 
 	eth = skb_push(skb, ETH_HLEN);
 	ether_addr_copy(eth->h_dest, dev->dev_addr);
@@ -191,12 +189,11 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	eth->h_proto = protocol;
 	skb->protocol = eth_type_trans(skb, dev);
 
-	if (likely(gro_cells_receive(&pt->gro_cells, skb) == NET_RX_SUCCESS)) {
-		padtun_stat_inc(pt, PADTUN_STAT_RX_DELIVERED);
-		padtun_stat_add(pt, PADTUN_STAT_RX_BYTES, len);
-	} else {
+	if (likely(gro_cells_receive(&pt->gro_cells, skb) == NET_RX_SUCCESS))
+		padtun_stat_add_packet(pt, PADTUN_STAT_RX_DELIVERED,
+				       PADTUN_STAT_RX_BYTES, len);
+	else
 		padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
-	}
 }
 
 /* serial(): in arrival order, on the callback CPU. */

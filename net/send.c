@@ -173,8 +173,8 @@ static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
 		return;
 	}
-	padtun_stat_inc(pt, PADTUN_STAT_TX_SENT);
-	padtun_stat_add(pt, PADTUN_STAT_TX_BYTES, pkt->len);
+	padtun_stat_add_packet(pt, PADTUN_STAT_TX_SENT, PADTUN_STAT_TX_BYTES,
+			       pkt->len);
 }
 
 const struct padtun_queue_ops padtun_tx_ops = {

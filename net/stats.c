@@ -33,14 +33,8 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 
 int padtun_stats_init(struct padtun_dev *pt)
 {
-	int cpu;
-
-	pt->stats = alloc_percpu(struct padtun_pcpu_stats);
-	if (!pt->stats)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(pt->stats, cpu)->syncp);
-	return 0;
+	pt->stats = netdev_alloc_pcpu_stats(struct padtun_pcpu_stats);
+	return pt->stats ? 0 : -ENOMEM;
 }
 
 void padtun_stats_free(struct padtun_dev *pt)
@@ -50,64 +44,83 @@ void padtun_stats_free(struct padtun_dev *pt)
 }
 
 /* Any context: BHs off or on, process or softirq. */
-void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat, u64 n)
+void padtun_stat_inc(struct padtun_dev *pt, enum padtun_stat stat)
 {
 	struct padtun_pcpu_stats *s = get_cpu_ptr(pt->stats);
 	unsigned long flags;
 
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
-	u64_stats_add(&s->counter[stat], n);
+	u64_stats_inc(&s->counter[stat]);
 	u64_stats_update_end_irqrestore(&s->syncp, flags);
 	put_cpu_ptr(pt->stats);
 }
 
-static u64 padtun_stat_read_cpu(struct padtun_dev *pt, int cpu,
-				enum padtun_stat stat)
+/* One packet of @len bytes in one update: this is per packet in serial(). */
+void padtun_stat_add_packet(struct padtun_dev *pt, enum padtun_stat packets,
+			    enum padtun_stat bytes, unsigned int len)
 {
-	const struct padtun_pcpu_stats *s = per_cpu_ptr(pt->stats, cpu);
-	unsigned int start;
-	u64 v;
+	struct padtun_pcpu_stats *s = get_cpu_ptr(pt->stats);
+	unsigned long flags;
 
-	do {
-		start = u64_stats_fetch_begin(&s->syncp);
-		v = u64_stats_read(&s->counter[stat]);
-	} while (u64_stats_fetch_retry(&s->syncp, start));
-	return v;
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
+	u64_stats_inc(&s->counter[packets]);
+	u64_stats_add(&s->counter[bytes], len);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(pt->stats);
 }
 
-static u64 padtun_stat_read(struct padtun_dev *pt, enum padtun_stat stat)
+/* One pass over the CPUs: @sum gets every counter summed, @cpu_parallel
+ * (unless NULL) the per-CPU parallel counts, two per possible CPU.
+ */
+static void padtun_stats_read(struct padtun_dev *pt, u64 *sum,
+			      u64 *cpu_parallel)
 {
-	u64 sum = 0;
-	int cpu;
+	u64 v[PADTUN_STAT_COUNT];
+	unsigned int start;
+	int cpu, i;
 
-	for_each_possible_cpu(cpu)
-		sum += padtun_stat_read_cpu(pt, cpu, stat);
-	return sum;
+	memset(sum, 0, sizeof(*sum) * PADTUN_STAT_GLOBAL_COUNT);
+	for_each_possible_cpu(cpu) {
+		const struct padtun_pcpu_stats *s = per_cpu_ptr(pt->stats, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < PADTUN_STAT_COUNT; i++)
+				v[i] = u64_stats_read(&s->counter[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < PADTUN_STAT_GLOBAL_COUNT; i++)
+			sum[i] += v[i];
+		if (cpu_parallel) {
+			*cpu_parallel++ = v[PADTUN_STAT_TX_PARALLEL];
+			*cpu_parallel++ = v[PADTUN_STAT_RX_PARALLEL];
+		}
+	}
 }
 
 void padtun_get_stats64(struct net_device *dev,
 			struct rtnl_link_stats64 *stats)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
+	u64 s[PADTUN_STAT_GLOBAL_COUNT];
 
-	stats->tx_packets = padtun_stat_read(pt, PADTUN_STAT_TX_SENT);
-	stats->tx_bytes = padtun_stat_read(pt, PADTUN_STAT_TX_BYTES);
+	padtun_stats_read(pt, s, NULL);
+	stats->tx_packets = s[PADTUN_STAT_TX_SENT];
+	stats->tx_bytes = s[PADTUN_STAT_TX_BYTES];
 	/* Plus what the underlay refused after the UDP tunnel took it. */
-	stats->tx_errors = padtun_stat_read(pt, PADTUN_STAT_TX_ERRORS) +
+	stats->tx_errors = s[PADTUN_STAT_TX_ERRORS] +
 			   DEV_STATS_READ(dev, tx_errors);
-	stats->tx_dropped = padtun_stat_read(pt, PADTUN_STAT_TX_DROPPED) +
+	stats->tx_dropped = s[PADTUN_STAT_TX_DROPPED] +
 			    DEV_STATS_READ(dev, tx_dropped);
 
-	stats->rx_packets = padtun_stat_read(pt, PADTUN_STAT_RX_DELIVERED);
-	stats->rx_bytes = padtun_stat_read(pt, PADTUN_STAT_RX_BYTES);
-	stats->rx_errors = padtun_stat_read(pt, PADTUN_STAT_RX_MALFORMED) +
-			   padtun_stat_read(pt, PADTUN_STAT_RX_WRONG_PEER) +
-			   padtun_stat_read(pt, PADTUN_STAT_RX_AUTH_FAILED);
-	stats->rx_crc_errors = padtun_stat_read(pt, PADTUN_STAT_RX_AUTH_FAILED);
+	stats->rx_packets = s[PADTUN_STAT_RX_DELIVERED];
+	stats->rx_bytes = s[PADTUN_STAT_RX_BYTES];
+	stats->rx_crc_errors = s[PADTUN_STAT_RX_AUTH_FAILED];
+	stats->rx_errors = s[PADTUN_STAT_RX_MALFORMED] +
+			   s[PADTUN_STAT_RX_WRONG_PEER] + stats->rx_crc_errors;
 	/* Not RX_STACK_DROPPED: the core counts those in rx_dropped itself. */
-	stats->rx_dropped = padtun_stat_read(pt, PADTUN_STAT_RX_DROPPED) +
-			    padtun_stat_read(pt, PADTUN_STAT_RX_REPLAYED) +
-			    padtun_stat_read(pt, PADTUN_STAT_RX_TOO_OLD);
+	stats->rx_dropped = s[PADTUN_STAT_RX_DROPPED] +
+			    s[PADTUN_STAT_RX_REPLAYED] +
+			    s[PADTUN_STAT_RX_TOO_OLD];
 }
 
 static int padtun_get_sset_count(struct net_device *dev, int sset)
@@ -136,17 +149,8 @@ static void padtun_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 static void padtun_get_ethtool_stats(struct net_device *dev,
 				     struct ethtool_stats *stats, u64 *data)
 {
-	struct padtun_dev *pt = netdev_priv(dev);
-	int i, cpu;
-
-	for (i = 0; i < PADTUN_STAT_GLOBAL_COUNT; i++)
-		*data++ = padtun_stat_read(pt, i);
-	for_each_possible_cpu(cpu) {
-		*data++ = padtun_stat_read_cpu(pt, cpu,
-					       PADTUN_STAT_TX_PARALLEL);
-		*data++ = padtun_stat_read_cpu(pt, cpu,
-					       PADTUN_STAT_RX_PARALLEL);
-	}
+	padtun_stats_read(netdev_priv(dev), data,
+			  data + PADTUN_STAT_GLOBAL_COUNT);
 }
 
 static void padtun_get_drvinfo(struct net_device *dev,

@@ -144,14 +144,15 @@ static void padtun_transform_async_work(struct work_struct *work)
 }
 
 static int padtun_transform_run(struct padtun_transform *t,
-				struct padtun_pkt *pkt, unsigned int sg_len,
+				struct padtun_pkt *pkt, int nsg,
 				unsigned int crypt_len, bool encrypt)
 {
 	struct padtun_header *hdr = (struct padtun_header *)pkt->skb->data;
 	struct aead_request *req = padtun_pkt_req(pkt);
 	int ret;
 
-	ret = skb_to_sgvec(pkt->skb, pkt->sg, 0, sg_len);
+	sg_init_table(pkt->sg, nsg);
+	ret = skb_to_sgvec(pkt->skb, pkt->sg, 0, pkt->skb->len);
 	if (unlikely(ret < 0))
 		return ret;
 
@@ -217,8 +218,7 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 		return 0;
 
 	pskb_put(skb, trailer, t->tag_len);
-	sg_init_table(pkt->sg, nsg);
-	return padtun_transform_run(t, pkt, skb->len,
+	return padtun_transform_run(t, pkt, nsg,
 				    skb->len - sizeof(*hdr) - t->tag_len, true);
 }
 
@@ -242,8 +242,7 @@ int padtun_transform_decrypt(struct padtun_transform *t,
 	if (unlikely(nsg < 0))
 		return nsg;
 
-	sg_init_table(pkt->sg, nsg);
-	return padtun_transform_run(t, pkt, skb->len,
+	return padtun_transform_run(t, pkt, nsg,
 				    skb->len - sizeof(struct padtun_header),
 				    false);
 }

@@ -17,7 +17,6 @@
 #include <linux/wait_bit.h>
 
 #include "internal.h"
-#include "padata_test_hooks.h"
 
 static unsigned int max_inflight = 1000;
 module_param(max_inflight, uint, 0644);

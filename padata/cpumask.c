@@ -78,9 +78,9 @@ static int padata_replace_mask(struct padata_instance *pinst,
 
 /*
  * Points every serial queue at a CPU that can run it: its own CPU while
- * that is online, else another online CPU. Marks in @moved the queues that
- * were running on @dying. Caller: holds cpus_read_lock or is a hotplug
- * callback, and owns the instance's configuration.
+ * that is online, else another online CPU. Sets @moved, unless NULL, to
+ * the queues that were running on @dying. Caller: holds cpus_read_lock
+ * or is a hotplug callback, and owns the instance's configuration.
  */
 static void padata_route_squeues(struct padata_instance *pinst, int dying,
 				 struct cpumask *moved)
@@ -91,11 +91,13 @@ static void padata_route_squeues(struct padata_instance *pinst, int dying,
 	fallback = dying < 0 ? cpumask_first(cpu_online_mask) :
 			       cpumask_any_but(cpu_online_mask, dying);
 
+	if (moved)
+		cpumask_clear(moved);
 	for_each_possible_cpu(cpu) {
 		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
 		bool up = cpu_online(cpu) && cpu != dying;
 
-		if (sq->run_cpu == dying)
+		if (moved && sq->run_cpu == dying)
 			cpumask_set_cpu(cpu, moved);
 		WRITE_ONCE(sq->run_cpu, up ? cpu : fallback);
 	}
@@ -115,8 +117,7 @@ static void padata_cpus_sync(struct padata_instance *pinst)
 	cur = rcu_dereference_protected(pinst->cpus,
 					lockdep_is_held(&pinst->lock));
 	padata_cpus_fill(cur, pinst->user_mask, -1);
-	cpumask_clear(pinst->scratch);
-	padata_route_squeues(pinst, -1, pinst->scratch);
+	padata_route_squeues(pinst, -1, NULL);
 	mutex_unlock(&pinst->lock);
 	cpus_read_unlock();
 }
@@ -264,8 +265,7 @@ static int padata_cpu_online(unsigned int cpu, struct hlist_node *node)
 
 	pinst = hlist_entry(node, struct padata_instance, cpuhp_node);
 	mutex_lock(&pinst->lock);
-	cpumask_clear(pinst->scratch);
-	padata_route_squeues(pinst, -1, pinst->scratch);
+	padata_route_squeues(pinst, -1, NULL);
 	if (cpumask_test_cpu(cpu, pinst->user_mask)) {
 		cpus = padata_cpus_spare(pinst);
 		padata_cpus_fill(cpus, pinst->user_mask, -1);
@@ -291,7 +291,6 @@ static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 
 	pinst = hlist_entry(node, struct padata_instance, cpuhp_node);
 	mutex_lock(&pinst->lock);
-	cpumask_clear(pinst->scratch);
 	padata_route_squeues(pinst, cpu, pinst->scratch);
 	cpus = padata_cpus_spare(pinst);
 	padata_cpus_fill(cpus, pinst->user_mask, cpu);

@@ -11,7 +11,6 @@
 #include <linux/seq_file.h>
 
 #include "internal.h"
-#include "padata_test_hooks.h"
 
 static struct dentry *padata_debugfs_root;
 static DEFINE_IDA(padata_ida);

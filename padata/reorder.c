@@ -68,15 +68,15 @@ static void padata_release(struct padata_instance *pinst,
  * The reorder backlog a token holder cleared in one walk: the due object
  * and the objects parked behind it. Recorded once per walk in per-CPU
  * statistics, so that no shared line is written per object for it.
+ * Caller: padata_reorder(), inside rcu_read_lock_sched(), so preemption
+ * is already off.
  */
-static void padata_note_depth(struct padata_instance *pinst,
-			      unsigned long depth)
+static void padata_note_depth(struct padata_instance *pinst, u32 depth)
 {
-	struct padata_stats *stats = get_cpu_ptr(pinst->stats);
+	struct padata_stats *stats = this_cpu_ptr(pinst->stats);
 
 	if (depth > stats->max_depth)
 		WRITE_ONCE(stats->max_depth, depth);
-	put_cpu_ptr(pinst->stats);
 }
 
 /*
@@ -86,13 +86,13 @@ static void padata_note_depth(struct padata_instance *pinst,
 static void padata_reorder(struct padata_instance *pinst,
 			   struct padata_priv *padata)
 {
-	u32 next = padata->seq_nr;
-	unsigned long released = 0;
+	struct padata_priv **ring = pinst->ring;
+	u32 mask = pinst->ring_mask;
+	u32 first = padata->seq_nr, next = first;
 
 	do {
-		WRITE_ONCE(pinst->ring[next & pinst->ring_mask], NULL);
+		WRITE_ONCE(ring[next & mask], NULL);
 		next++;
-		released++;
 		padata_release(pinst, padata);
 		/*
 		 * Full barrier: pairs with the xchg() in padata_do_serial().
@@ -100,10 +100,10 @@ static void padata_reorder(struct padata_instance *pinst,
 		 * whose contents the next padata_release() publishes with
 		 * llist_add(), a full barrier, before anyone else reads them.
 		 */
-		padata = cmpxchg(&pinst->ring[next & pinst->ring_mask], NULL,
-				 PADATA_DUE);
+		padata = cmpxchg(&ring[next & mask], NULL, PADATA_DUE);
 	} while (padata);
-	padata_note_depth(pinst, released);
+	/* At most the in-flight limit, so the u32 difference survives wrap. */
+	padata_note_depth(pinst, next - first);
 }
 
 /**
