@@ -19,7 +19,7 @@ B := $(CURDIR)/build/$(FLAVOUR)
 
 DEBIAN_PACKAGES := linux-source-6.1 gcc make flex bison bc libelf-dev \
 	libssl-dev cpio qemu-system-x86 qemu-utils iproute2 iperf3 \
-	busybox-static ethtool kmod xz-utils rsync sparse dwarves python3 strace
+	busybox-static ethtool kmod xz-utils patch rsync sparse dwarves python3 strace
 
 .PHONY: all deps kernel modules tools initramfs demo test lint clean
 

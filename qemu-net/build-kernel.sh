@@ -3,7 +3,9 @@
 #
 # Build one guest kernel flavour (check, sanitizer or fast) from Debian's
 # linux-source tarball, outside the repository, and print its build
-# directory. The cache key is the source package version plus the config
+# directory. The patches in kernel/patches/ (fixes to 6.1 that the test
+# bed needs, each saying why) are applied to the unpacked source. The
+# cache key is the source package version plus the patches plus the config
 # fragments, so a second run with the same inputs builds nothing.
 #
 # usage: build-kernel.sh FLAVOUR    (check, sanitizer, up or fast)
@@ -25,10 +27,12 @@ source)    fragments="" ;;
 esac
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+patches=("$here"/kernel/patches/*.patch)
+srckey=$( { echo "$srcver"; cat "${patches[@]}"; } | sha256sum | cut -c1-8)
 frag_files=()
 for f in $fragments; do frag_files+=("$here/kernel/$f.config"); done
-key=$( { echo "$srcver"; cat "${frag_files[@]}" /dev/null; } | sha256sum | cut -c1-16)
-src=$cache/src/linux-source-6.1-$srcver
+key=$( { echo "$srckey"; cat "${frag_files[@]}" /dev/null; } | sha256sum | cut -c1-16)
+src=$cache/src/linux-source-6.1-$srcver-$srckey
 out=$cache/kernel/$flavour-$key
 
 if [ -f "$out/.padnet-built" ]; then
@@ -41,6 +45,10 @@ if [ ! -f "$src/.padnet-unpacked" ]; then
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
 	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+	for p in "${patches[@]}"; do
+		echo "build-kernel.sh: applying $(basename "$p")" >&2
+		patch -s -p1 -d "$src.tmp" < "$p"
+	done
 	touch "$src.tmp/.padnet-unpacked"
 	mv "$src.tmp" "$src"
 fi

@@ -110,11 +110,11 @@ start_guests() {
 }
 
 # A guest whose console has not shown /init's first line by now stalled in
-# early boot: seen once in a full test run (about 70 boots), a sanitizer
-# guest stopped after "tsc: Unable to calibrate against PIT" on a busy
-# host. Nothing of the project runs that early, so all guests boot again,
-# once; the stalled console is kept as console.stalled.log. Checked once,
-# at the limit: a guest past /init stays past it.
+# early boot. The cause seen so far, a 6.1 rcu-tasks boot deadlock, is
+# patched (kernel/patches/); nothing of the project runs that early, so for
+# whatever else may stall there all guests boot again, once, and the
+# stalled console is kept as console.stalled.log. Checked once, at the
+# limit: a guest past /init stays past it.
 boot_stalled() {
 	local role
 	[ "$stall_checked" = 0 ] || return 1
