@@ -27,8 +27,10 @@ source)    fragments="" ;;
 esac
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+shopt -s nullglob
 patches=("$here"/kernel/patches/*.patch)
-srckey=$( { echo "$srcver"; cat "${patches[@]}"; } | sha256sum | cut -c1-8)
+shopt -u nullglob
+srckey=$( { echo "$srcver"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-8)
 frag_files=()
 for f in $fragments; do frag_files+=("$here/kernel/$f.config"); done
 key=$( { echo "$srckey"; cat "${frag_files[@]}" /dev/null; } | sha256sum | cut -c1-16)
