@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build one guest kernel flavour (check, sanitizer or fast) from Debian's
+# Build one guest kernel flavour (check, sanitizer, up or fast) from Debian's
 # linux-source tarball, outside the repository, and print its build
 # directory. The patches in kernel/patches/ (fixes to 6.1 that the test
 # bed needs, each saying why) are applied to the unpacked source. The

@@ -46,8 +46,7 @@ esac
 
 rm -rf "$out"
 mkdir -p "$out"
-# Unix socket paths are limited to 108 bytes: keep the link socket short.
-sockdir=$(mktemp -d /tmp/padnet-link.XXXXXX)
+sockdir=""
 pids=()
 
 stop_guests() {
@@ -97,6 +96,9 @@ start_guest() {
 start_guests() {
 	local role
 	pids=()
+	# Unix socket paths are limited to 108 bytes: keep the link socket
+	# short. A fresh one per boot: stop_guests removes it.
+	sockdir=$(mktemp -d /tmp/padnet-link.XXXXXX)
 	for role in $roles; do
 		start_guest "$role"
 		if [ "$role" = a ] && [ "$guests" = 2 ]; then
@@ -115,14 +117,15 @@ start_guests() {
 # whatever else may stall there all guests boot again, once, and the
 # stalled console is kept as console.stalled.log. Checked once, at the
 # limit: a guest past /init stays past it.
+reached_init() { grep -q '^padnet: running' "$out/$1/console.log" 2>/dev/null; }
+
 boot_stalled() {
 	local role
 	[ "$stall_checked" = 0 ] || return 1
 	[ $(($(date +%s) - start)) -ge "$boot_limit" ] || return 1
 	stall_checked=1
 	for role in $roles; do
-		grep -q '^padnet: running' "$out/$role/console.log" 2>/dev/null ||
-			return 0
+		reached_init "$role" || return 0
 	done
 	return 1
 }
@@ -155,12 +158,15 @@ while :; do
 	[ "$waited" = 2 ] || break
 	stop_guests
 	for role in $roles; do
-		echo "run-guests.sh: guest $role stalled before /init; booting again. Its console:"
+		if reached_init "$role"; then
+			echo "run-guests.sh: guest $role reached /init; booting again with the others. Its console:"
+		else
+			echo "run-guests.sh: guest $role stalled before /init; booting again. Its console:"
+		fi
 		tail -n 5 "$out/$role/console.log" | sed "s/^/[$role] /"
 		mv "$out/$role/console.log" "$out/$role/console.stalled.log"
 		rm -f "$out/$role/results.tar"
 	done
-	sockdir=$(mktemp -d /tmp/padnet-link.XXXXXX)
 done
 timed_out=$(( waited != 0 ))
 stop_guests
