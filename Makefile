@@ -54,10 +54,9 @@ tools: deps
 # The guest image: qemu-net's base system plus this flavour's modules, the
 # selftests tools and scripts, and the iproute2 plugin where ip looks for it.
 initramfs: modules tools
-	@rm -rf $(B)/root && mkdir -p $(B)/root/lib/modules/padnet \
-		$(B)/root/usr/local/bin $(B)/root/usr/lib/x86_64-linux-gnu/ip $(B)/root/selftests
-	@cp $(B)/src/padata/*.ko $(B)/src/net/*.ko $(B)/src/selftests/modules/*.ko \
-		$(B)/root/lib/modules/padnet/
+	@rm -rf $(B)/root && mkdir -p $(B)/root/usr/local/bin $(B)/root/usr/lib/x86_64-linux-gnu/ip $(B)/root/selftests
+	@qemu-net/guest-modules.sh "$$(qemu-net/build-kernel.sh $(FLAVOUR))" $(B)/root \
+		$(B)/src/padata/*.ko $(B)/src/net/*.ko $(B)/src/selftests/modules/*.ko
 	@cp $(TOOLS)/seqcheck $(B)/root/usr/local/bin/
 	@cp $(TOOLS)/link_padtun.so $(B)/root/usr/lib/x86_64-linux-gnu/ip/
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/

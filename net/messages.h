@@ -5,6 +5,7 @@
 #ifndef _PADTUN_MESSAGES_H
 #define _PADTUN_MESSAGES_H
 
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -24,8 +25,10 @@ struct padtun_header {
 	u8 version;
 	u8 type;
 	__be16 reserved;
-	__be32 session;
-	__be64 seq;
+	struct_group_attr(nonce, __packed,
+		__be32 session;
+		__be64 seq;
+	);
 } __packed;
 
 #define PADTUN_NONCE_LEN	12

@@ -157,7 +157,8 @@ static int padtun_transform_run(struct padtun_transform *t,
 		return ret;
 
 	/* Copied: in place, the AEAD is free to rewrite the header bytes. */
-	memcpy(pkt->iv, &hdr->session, PADTUN_NONCE_LEN);
+	BUILD_BUG_ON(sizeof(hdr->nonce) != PADTUN_NONCE_LEN);
+	memcpy(pkt->iv, &hdr->nonce, PADTUN_NONCE_LEN);
 	aead_request_set_tfm(req, t->aead);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  padtun_transform_complete, pkt);

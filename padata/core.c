@@ -26,7 +26,7 @@ MODULE_PARM_DESC(max_inflight,
 /* Largest limit: the reorder ring must stay a power of two below 2^31. */
 #define PADATA_MAX_LIMIT BIT(20)
 
-void padata_parallel_worker(struct work_struct *work)
+void padnet_parallel_worker(struct work_struct *work)
 {
 	struct padata_pqueue *pq = container_of(work, struct padata_pqueue, work);
 	struct padata_stats __percpu *stats = pq->pinst->stats;
@@ -128,11 +128,11 @@ int padata_do_parallel(struct padata_instance *pinst,
 	 * queueing it would stall the whole instance.
 	 */
 	rcu_read_lock_sched();
-	if (!test_bit(PADATA_STARTED, &pinst->flags)) {
+	if (!test_bit(PADNET_STARTED, &pinst->flags)) {
 		ret = 0;
 		goto out;
 	}
-	if (test_bit(PADATA_RESET, &pinst->flags))
+	if (test_bit(PADNET_RESET, &pinst->flags))
 		goto busy;
 	cpus = rcu_dereference_sched(pinst->cpus);
 	if (!padata_cb_cpu_ok(cpus, cb_cpu)) {
@@ -167,7 +167,7 @@ EXPORT_SYMBOL_GPL(padata_do_parallel);
 void padata_start(struct padata_instance *pinst)
 {
 	mutex_lock(&pinst->lock);
-	set_bit(PADATA_STARTED, &pinst->flags);
+	set_bit(PADNET_STARTED, &pinst->flags);
 	mutex_unlock(&pinst->lock);
 }
 EXPORT_SYMBOL_GPL(padata_start);
@@ -185,7 +185,7 @@ EXPORT_SYMBOL_GPL(padata_start);
 void padata_stop(struct padata_instance *pinst)
 {
 	mutex_lock(&pinst->lock);
-	clear_bit(PADATA_STARTED, &pinst->flags);
+	clear_bit(PADNET_STARTED, &pinst->flags);
 	mutex_unlock(&pinst->lock);
 	synchronize_rcu();
 }
@@ -200,10 +200,10 @@ static void padata_queues_init(struct padata_instance *pinst)
 		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
 
 		init_llist_head(&pq->list);
-		INIT_WORK(&pq->work, padata_parallel_worker);
+		INIT_WORK(&pq->work, padnet_parallel_worker);
 		pq->pinst = pinst;
 		init_llist_head(&sq->list);
-		INIT_WORK(&sq->work, padata_serial_worker);
+		INIT_WORK(&sq->work, padnet_serial_worker);
 		sq->pinst = pinst;
 		sq->run_cpu = cpu;
 	}
@@ -238,7 +238,7 @@ static void padata_percpu_free(struct padata_instance *pinst)
 }
 
 /**
- * padata_alloc_limit - allocate an instance with a given in-flight limit
+ * padnet_alloc_limit - allocate an instance with a given in-flight limit
  * @cpumask: the CPUs for parallel() and the allowed callback CPUs.
  * @wq: a per-CPU (not WQ_UNBOUND) workqueue that runs both stages.
  * @limit: objects in flight before padata_do_parallel() returns -EBUSY.
@@ -249,7 +249,7 @@ static void padata_percpu_free(struct padata_instance *pinst)
  * Return: the new, stopped instance, or NULL on failure or when @cpumask
  * has no online CPU.
  */
-struct padata_instance *padata_alloc_limit(const struct cpumask *cpumask,
+struct padata_instance *padnet_alloc_limit(const struct cpumask *cpumask,
 					   struct workqueue_struct *wq,
 					   unsigned int limit)
 {
@@ -271,10 +271,10 @@ struct padata_instance *padata_alloc_limit(const struct cpumask *cpumask,
 		goto err_free_ring;
 	mutex_init(&pinst->lock);
 	padata_queues_init(pinst);
-	padata_reorder_init(pinst, 0);
-	if (padata_cpus_init(pinst, cpumask))
+	padnet_reorder_init(pinst, 0);
+	if (padnet_cpus_init(pinst, cpumask))
 		goto err_free_percpu;
-	padata_debugfs_add(pinst);
+	padnet_debugfs_add(pinst);
 	return pinst;
 
 err_free_percpu:
@@ -287,7 +287,7 @@ err_free_pinst:
 err:
 	return NULL;
 }
-EXPORT_SYMBOL_NS_GPL(padata_alloc_limit, PADATA_TEST);
+EXPORT_SYMBOL_NS_GPL(padnet_alloc_limit, PADNET_TEST);
 
 /**
  * padata_alloc - allocate a padata instance
@@ -305,7 +305,7 @@ EXPORT_SYMBOL_NS_GPL(padata_alloc_limit, PADATA_TEST);
 struct padata_instance *padata_alloc(const struct cpumask *cpumask,
 				     struct workqueue_struct *wq)
 {
-	return padata_alloc_limit(cpumask, wq, READ_ONCE(max_inflight));
+	return padnet_alloc_limit(cpumask, wq, READ_ONCE(max_inflight));
 }
 EXPORT_SYMBOL_GPL(padata_alloc);
 
@@ -348,9 +348,9 @@ void padata_free(struct padata_instance *pinst)
 	padata_stop(pinst);
 	/* Hotplug still reroutes the queues of objects in flight meanwhile. */
 	padata_drain(pinst);
-	padata_debugfs_remove(pinst);
-	padata_hotplug_remove(pinst);
-	padata_cpus_destroy(pinst);
+	padnet_debugfs_remove(pinst);
+	padnet_hotplug_remove(pinst);
+	padnet_cpus_destroy(pinst);
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
 	kvfree(pinst->ring);
@@ -359,7 +359,7 @@ void padata_free(struct padata_instance *pinst)
 EXPORT_SYMBOL_GPL(padata_free);
 
 /**
- * padata_test_preset_seq - move an idle instance's sequence space
+ * padnet_test_preset_seq - move an idle instance's sequence space
  * @pinst: the instance, with no object in flight.
  * @seq: the sequence number the next accepted object gets.
  *
@@ -368,7 +368,7 @@ EXPORT_SYMBOL_GPL(padata_free);
  * Context: process context.
  * Return: 0, or -EBUSY if objects are in flight.
  */
-int padata_test_preset_seq(struct padata_instance *pinst, u32 seq)
+int padnet_test_preset_seq(struct padata_instance *pinst, u32 seq)
 {
 	int ret = -EBUSY;
 
@@ -376,16 +376,16 @@ int padata_test_preset_seq(struct padata_instance *pinst, u32 seq)
 	if (padata_drained(pinst)) {
 		/* The last token holder may still be publishing the token. */
 		synchronize_rcu();
-		padata_reorder_init(pinst, seq);
+		padnet_reorder_init(pinst, seq);
 		ret = 0;
 	}
 	mutex_unlock(&pinst->lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(padata_test_preset_seq, PADATA_TEST);
+EXPORT_SYMBOL_NS_GPL(padnet_test_preset_seq, PADNET_TEST);
 
 /**
- * padata_test_set_reset_hook - run a function while the CPU set is swapped
+ * padnet_test_set_reset_hook - run a function while the CPU set is swapped
  * @pinst: the instance.
  * @hook: called with the instance's mutex held while padata_do_parallel()
  *        returns -EBUSY for a mask change; NULL to remove it.
@@ -395,7 +395,7 @@ EXPORT_SYMBOL_NS_GPL(padata_test_preset_seq, PADATA_TEST);
  *
  * Context: process context.
  */
-void padata_test_set_reset_hook(struct padata_instance *pinst,
+void padnet_test_set_reset_hook(struct padata_instance *pinst,
 				void (*hook)(struct padata_instance *pinst,
 					     void *arg),
 				void *arg)
@@ -405,26 +405,26 @@ void padata_test_set_reset_hook(struct padata_instance *pinst,
 	pinst->reset_hook_arg = arg;
 	mutex_unlock(&pinst->lock);
 }
-EXPORT_SYMBOL_NS_GPL(padata_test_set_reset_hook, PADATA_TEST);
+EXPORT_SYMBOL_NS_GPL(padnet_test_set_reset_hook, PADNET_TEST);
 
-static int __init padata_init(void)
+static int __init padnet_module_init(void)
 {
 	int ret;
 
-	ret = padata_hotplug_init();
+	ret = padnet_hotplug_init();
 	if (ret)
 		return ret;
-	padata_debugfs_init();
+	padnet_debugfs_init();
 	return 0;
 }
 
-static void __exit padata_exit(void)
+static void __exit padnet_module_exit(void)
 {
-	padata_debugfs_exit();
-	padata_hotplug_exit();
+	padnet_debugfs_exit();
+	padnet_hotplug_exit();
 }
 
-module_init(padata_init);
-module_exit(padata_exit);
+module_init(padnet_module_init);
+module_exit(padnet_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("padnet padata: parallel processing, serial completion in submission order");

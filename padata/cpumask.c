@@ -51,12 +51,12 @@ static struct padata_cpus *padata_cpus_spare(struct padata_instance *pinst)
 static void padata_cpus_publish(struct padata_instance *pinst,
 				struct padata_cpus *cpus)
 {
-	set_bit(PADATA_RESET, &pinst->flags);
+	set_bit(PADNET_RESET, &pinst->flags);
 	rcu_assign_pointer(pinst->cpus, cpus);
 	if (pinst->reset_hook)
 		pinst->reset_hook(pinst, pinst->reset_hook_arg);
 	synchronize_rcu();
-	clear_bit(PADATA_RESET, &pinst->flags);
+	clear_bit(PADNET_RESET, &pinst->flags);
 }
 
 /*
@@ -122,7 +122,7 @@ static void padata_cpus_sync(struct padata_instance *pinst)
 	cpus_read_unlock();
 }
 
-int padata_cpus_init(struct padata_instance *pinst,
+int padnet_cpus_init(struct padata_instance *pinst,
 		     const struct cpumask *user_mask)
 {
 	int i, ret = -ENOMEM;
@@ -158,12 +158,12 @@ int padata_cpus_init(struct padata_instance *pinst,
 	return 0;
 
 err:
-	padata_cpus_destroy(pinst);
+	padnet_cpus_destroy(pinst);
 	return ret;
 }
 
-/* Frees what padata_cpus_init() allocated; safe on a partial init. */
-void padata_cpus_destroy(struct padata_instance *pinst)
+/* Frees what padnet_cpus_init() allocated; safe on a partial init. */
+void padnet_cpus_destroy(struct padata_instance *pinst)
 {
 	int i;
 
@@ -302,13 +302,13 @@ static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-void padata_hotplug_remove(struct padata_instance *pinst)
+void padnet_hotplug_remove(struct padata_instance *pinst)
 {
 	cpuhp_state_remove_instance_nocalls(padata_cpuhp_state,
 					    &pinst->cpuhp_node);
 }
 
-int padata_hotplug_init(void)
+int padnet_hotplug_init(void)
 {
 	int ret;
 
@@ -320,7 +320,7 @@ int padata_hotplug_init(void)
 	return 0;
 }
 
-void padata_hotplug_exit(void)
+void padnet_hotplug_exit(void)
 {
 	cpuhp_remove_multi_state(padata_cpuhp_state);
 }

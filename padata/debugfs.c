@@ -30,7 +30,7 @@ static int padata_cpumask_show(struct seq_file *m, void *v)
 }
 
 /**
- * padata_test_read_stats - sum an instance's per-CPU counters
+ * padnet_test_read_stats - sum an instance's per-CPU counters
  * @pinst: the instance.
  * @sum: where to store the sums; max_depth is the maximum instead.
  * @parallel: if not NULL, nr_cpu_ids entries for parallel() calls per CPU.
@@ -39,7 +39,7 @@ static int padata_cpumask_show(struct seq_file *m, void *v)
  *
  * Context: any context.
  */
-void padata_test_read_stats(struct padata_instance *pinst,
+void padnet_test_read_stats(struct padata_instance *pinst,
 			    struct padata_stats *sum, unsigned long *parallel)
 {
 	int cpu;
@@ -57,7 +57,7 @@ void padata_test_read_stats(struct padata_instance *pinst,
 			parallel[cpu] = READ_ONCE(s->parallel);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(padata_test_read_stats, PADATA_TEST);
+EXPORT_SYMBOL_NS_GPL(padnet_test_read_stats, PADNET_TEST);
 
 static int padata_stats_show(struct seq_file *m, void *v)
 {
@@ -65,7 +65,7 @@ static int padata_stats_show(struct seq_file *m, void *v)
 	struct padata_stats sum;
 	int cpu;
 
-	padata_test_read_stats(pinst, &sum, NULL);
+	padnet_test_read_stats(pinst, &sum, NULL);
 	seq_printf(m, "submitted %lu\n", sum.submitted);
 	seq_printf(m, "completed %lu\n", sum.completed);
 	seq_printf(m, "in_flight %lu\n", sum.submitted - sum.completed);
@@ -126,20 +126,20 @@ static const struct file_operations padata_cpumask_fops = {
 };
 
 /**
- * padata_test_debugfs_id - the debugfs directory number of an instance
+ * padnet_test_debugfs_id - the debugfs directory number of an instance
  * @pinst: the instance.
  *
  * Context: any context.
  * Return: N for /sys/kernel/debug/padata/N, or -1 without a directory.
  */
-int padata_test_debugfs_id(struct padata_instance *pinst)
+int padnet_test_debugfs_id(struct padata_instance *pinst)
 {
 	return pinst->debugfs ? pinst->id : -1;
 }
-EXPORT_SYMBOL_NS_GPL(padata_test_debugfs_id, PADATA_TEST);
+EXPORT_SYMBOL_NS_GPL(padnet_test_debugfs_id, PADNET_TEST);
 
 /* debugfs is best effort: an instance works without its directory. */
-void padata_debugfs_add(struct padata_instance *pinst)
+void padnet_debugfs_add(struct padata_instance *pinst)
 {
 	char name[16];
 
@@ -158,19 +158,19 @@ void padata_debugfs_add(struct padata_instance *pinst)
 				   &padata_stats_fops);
 }
 
-void padata_debugfs_remove(struct padata_instance *pinst)
+void padnet_debugfs_remove(struct padata_instance *pinst)
 {
 	debugfs_remove(pinst->debugfs);
 	if (pinst->id >= 0)
 		ida_free(&padata_ida, pinst->id);
 }
 
-void padata_debugfs_init(void)
+void padnet_debugfs_init(void)
 {
 	padata_debugfs_root = debugfs_create_dir("padata", NULL);
 }
 
-void padata_debugfs_exit(void)
+void padnet_debugfs_exit(void)
 {
 	debugfs_remove(padata_debugfs_root);
 	ida_destroy(&padata_ida);

@@ -27,8 +27,8 @@
 #define PADATA_DUE ((struct padata_priv *)1UL)
 
 enum padata_flag {
-	PADATA_STARTED,	/* padata_start() called, padata_stop() not since */
-	PADATA_RESET,	/* the parallel CPU set is being replaced */
+	PADNET_STARTED,	/* padata_start() called, padata_stop() not since */
+	PADNET_RESET,	/* the parallel CPU set is being replaced */
 };
 
 /*
@@ -108,24 +108,24 @@ struct padata_instance {
 };
 
 /* core.c */
-void padata_parallel_worker(struct work_struct *work);
+void padnet_parallel_worker(struct work_struct *work);
 
 /* reorder.c */
-void padata_serial_worker(struct work_struct *work);
-void padata_reorder_init(struct padata_instance *pinst, u32 seq);
+void padnet_serial_worker(struct work_struct *work);
+void padnet_reorder_init(struct padata_instance *pinst, u32 seq);
 
-/* cpumask.c; padata_cpus_init() also registers for hotplug */
-int padata_cpus_init(struct padata_instance *pinst,
+/* cpumask.c; padnet_cpus_init() also registers for hotplug */
+int padnet_cpus_init(struct padata_instance *pinst,
 		     const struct cpumask *user_mask);
-void padata_cpus_destroy(struct padata_instance *pinst);
-int padata_hotplug_init(void);
-void padata_hotplug_exit(void);
-void padata_hotplug_remove(struct padata_instance *pinst);
+void padnet_cpus_destroy(struct padata_instance *pinst);
+int padnet_hotplug_init(void);
+void padnet_hotplug_exit(void);
+void padnet_hotplug_remove(struct padata_instance *pinst);
 
 /* debugfs.c */
-void padata_debugfs_init(void);
-void padata_debugfs_exit(void);
-void padata_debugfs_add(struct padata_instance *pinst);
-void padata_debugfs_remove(struct padata_instance *pinst);
+void padnet_debugfs_init(void);
+void padnet_debugfs_exit(void);
+void padnet_debugfs_add(struct padata_instance *pinst);
+void padnet_debugfs_remove(struct padata_instance *pinst);
 
 #endif /* _PADATA_INTERNAL_H */

@@ -25,7 +25,7 @@
 
 #include "padata_test_hooks.h"
 
-MODULE_IMPORT_NS(PADATA_TEST);
+MODULE_IMPORT_NS(PADNET_TEST);
 
 static unsigned int stress_objects = 100000;
 module_param(stress_objects, uint, 0444);
@@ -389,7 +389,7 @@ static struct pt_ctx *pt_ctx_create(struct kunit *test, int slot,
 
 	ctx->wq = alloc_workqueue("padata_test", WQ_MEM_RECLAIM, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->wq);
-	ctx->pinst = padata_alloc_limit(ctx->par_mask, ctx->wq, limit);
+	ctx->pinst = padnet_alloc_limit(ctx->par_mask, ctx->wq, limit);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->pinst);
 	padata_start(ctx->pinst);
 	return ctx;
@@ -558,7 +558,7 @@ static unsigned long pt_calls_delta(struct pt_ctx *ctx,
 
 	if (!now)
 		return ULONG_MAX;
-	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, now);
+	padnet_test_read_stats(ctx->pinst, &(struct padata_stats){}, now);
 	delta = now[cpu] - before[cpu];
 	kfree(now);
 	return delta;
@@ -754,9 +754,9 @@ static void padata_test_ret_ebusy_mask_change(struct kunit *test)
 	};
 	struct padata_priv before = ctx->objs[0].padata;
 
-	padata_test_set_reset_hook(ctx->pinst, pt_reset_hook, &probe);
+	padnet_test_set_reset_hook(ctx->pinst, pt_reset_hook, &probe);
 	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx->pinst, ctx->par_mask), 0);
-	padata_test_set_reset_hook(ctx->pinst, NULL, NULL);
+	padnet_test_set_reset_hook(ctx->pinst, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, probe.calls, 1);
 	KUNIT_EXPECT_EQ(test, probe.ret, -EBUSY);
 	pt_expect_untouched(test, &ctx->objs[0], &before);
@@ -797,7 +797,7 @@ static void padata_test_backpressure(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, accepted, limit);
 	KUNIT_EXPECT_EQ(test, busy, nr - limit);
-	padata_test_read_stats(ctx->pinst, &st, NULL);
+	padnet_test_read_stats(ctx->pinst, &st, NULL);
 	KUNIT_EXPECT_EQ(test, st.ebusy, (unsigned long)(nr - limit));
 	KUNIT_EXPECT_EQ(test, st.submitted, (unsigned long)limit);
 
@@ -829,7 +829,7 @@ static void padata_test_order_stress(struct kunit *test)
 	pt_verify(ctx, nr);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->accepted), (int)nr);
 	KUNIT_EXPECT_LE(test, ctx->max_seen_in_flight, 1000);
-	padata_test_read_stats(ctx->pinst, &st, NULL);
+	padnet_test_read_stats(ctx->pinst, &st, NULL);
 	kunit_info(test, "%u objects, %d -EBUSY retries, max reorder depth %lu\n",
 		   nr, atomic_read(&ctx->ebusy), st.max_depth);
 }
@@ -903,7 +903,7 @@ static void padata_test_context_and_spread(struct kunit *test)
 
 	calls = kcalloc(nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, calls);
-	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
+	padnet_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
 	n = cpumask_weight(ctx->par_mask);
 	expect_lo = nr / n;
 	expect_hi = DIV_ROUND_UP(nr, n);
@@ -923,7 +923,7 @@ static void padata_test_seq_wrap(struct kunit *test)
 {
 	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 6000, 1000);
 
-	KUNIT_ASSERT_EQ(test, padata_test_preset_seq(ctx->pinst,
+	KUNIT_ASSERT_EQ(test, padnet_test_preset_seq(ctx->pinst,
 						     0xffffffffU - 2500), 0);
 	ctx->modes = PT_ASYNC_MODES;
 	pt_run_submitters(ctx, 3, NULL);
@@ -1012,7 +1012,7 @@ static void padata_test_cb_cpu_leaves_mask(struct kunit *test)
 
 	calls = kcalloc(nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, calls);
-	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
+	padnet_test_read_stats(ctx->pinst, &(struct padata_stats){}, calls);
 	ctx->objs[n].mode = PT_INLINE;
 	ctx->objs[n].sub_idx = n;
 	pt_submit_range(ctx, n, n + 1, PT_INLINE, cpumask_first(cpu_online_mask));
@@ -1098,7 +1098,7 @@ static void pt_expect_rejoined(struct pt_ctx *ctx, int cpu)
 		KUNIT_FAIL(ctx->test, "no memory");
 		goto out;
 	}
-	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, before);
+	padnet_test_read_stats(ctx->pinst, &(struct padata_stats){}, before);
 	for (i = 0; i < n; i++) {
 		pt_reuse_obj(&ctx->objs[i], ctx->nr + i);
 		KUNIT_EXPECT_EQ(ctx->test,
@@ -1109,7 +1109,7 @@ static void pt_expect_rejoined(struct pt_ctx *ctx, int cpu)
 	}
 	pt_wait_all(ctx);
 	pt_verify(ctx, n);
-	padata_test_read_stats(ctx->pinst, &(struct padata_stats){}, after);
+	padnet_test_read_stats(ctx->pinst, &(struct padata_stats){}, after);
 	KUNIT_EXPECT_GE(ctx->test, after[cpu] - before[cpu], 8UL);
 out:
 	kfree(after);
@@ -1203,7 +1203,7 @@ static void padata_test_hotplug_rejoin_user_mask(struct kunit *test)
 						 &out->objs[n].padata, victim),
 			-EINVAL);
 	pt_expect_untouched(test, &out->objs[n], &before);
-	padata_test_read_stats(out->pinst, &(struct padata_stats){}, calls);
+	padnet_test_read_stats(out->pinst, &(struct padata_stats){}, calls);
 	pt_submit_range(out, 0, n, PT_INLINE, first);
 	pt_wait_all(out);
 	pt_verify(out, n);	/* check_par_cpu: parallel() never on victim */
@@ -1305,7 +1305,7 @@ static void padata_test_nested(struct kunit *test)
 	inner = kvcalloc(ctx->nr, sizeof(*inner), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, inner);
 	/* Big enough that serial() never meets -EBUSY: it cannot retry. */
-	ctx->nest_pinst = padata_alloc_limit(cpu_online_mask, ctx->wq, 4096);
+	ctx->nest_pinst = padnet_alloc_limit(cpu_online_mask, ctx->wq, 4096);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->nest_pinst);
 	padata_start(ctx->nest_pinst);
 	for (i = 0; i < ctx->nr; i++) {
@@ -1383,14 +1383,14 @@ static void padata_test_debugfs_counters(struct kunit *test)
 	for (i = 0; i < 1000; i++) {
 		struct padata_stats st;
 
-		padata_test_read_stats(ctx->pinst, &st, NULL);
+		padnet_test_read_stats(ctx->pinst, &st, NULL);
 		if (st.completed == atomic_read(&ctx->accepted))
 			break;
 		usleep_range(1000, 2000);
 	}
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/padata/%d/stats",
-		 padata_test_debugfs_id(ctx->pinst));
+		 padnet_test_debugfs_id(ctx->pinst));
 	f = filp_open(path, O_RDONLY, 0);
 	if (IS_ERR(f))
 		kunit_skip(test, "cannot open %s (%ld)", path, PTR_ERR(f));

@@ -32,10 +32,10 @@
 #define PADATA_DONE_BATCH 32
 
 /*
- * Caller: padata_alloc_limit() or the preset test hook, with nothing in
+ * Caller: padnet_alloc_limit() or the preset test hook, with nothing in
  * flight and no padata code running on behalf of the instance.
  */
-void padata_reorder_init(struct padata_instance *pinst, u32 seq)
+void padnet_reorder_init(struct padata_instance *pinst, u32 seq)
 {
 	u32 due = atomic_read(&pinst->seq);	/* drained: the token is here */
 
@@ -155,7 +155,7 @@ static void padata_serial_done(struct padata_instance *pinst,
 		wake_up_var(&pinst->done);
 }
 
-void padata_serial_worker(struct work_struct *work)
+void padnet_serial_worker(struct work_struct *work)
 {
 	struct padata_squeue *sq = container_of(work, struct padata_squeue,
 						work);

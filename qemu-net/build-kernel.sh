@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build one guest kernel flavour (check, sanitizer, up or fast) from Debian's
+# Build one guest kernel flavour (check, sanitizer or up) from Debian's
 # linux-source tarball, outside the repository, and print its build
-# directory. The patches in kernel/patches/ (fixes to 6.1 that the test
+# directory. The distro flavour is Debian's stock kernel, fetched rather
+# than built (distro-kernel.sh). The patches in kernel/patches/ (fixes to 6.1 that the test
 # bed needs, each saying why) are applied to the unpacked source. The
 # cache key is the source package version plus the patches plus the config
 # fragments, so a second run with the same inputs builds nothing.
 #
-# usage: build-kernel.sh FLAVOUR    (check, sanitizer, up or fast)
+# usage: build-kernel.sh FLAVOUR    (check, sanitizer, up or distro)
 #        build-kernel.sh source    (unpack only; print the source tree)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-flavour=${1:?usage: build-kernel.sh check|sanitizer|up|fast}
+flavour=${1:?usage: build-kernel.sh check|sanitizer|up|distro}
 cache=${PADNET_CACHE:-$HOME/.cache/padnet}
 tarball=/usr/src/linux-source-6.1.tar.xz
 
@@ -21,7 +22,7 @@ case $flavour in
 check)     fragments="base check" ;;
 sanitizer) fragments="base check sanitizer" ;;
 up)        fragments="base check up" ;;
-fast)      fragments="base fast" ;;
+distro)    exec "$here/distro-kernel.sh" ;;
 source)    fragments="" ;;
 *) echo "build-kernel.sh: unknown flavour '$flavour'" >&2; exit 2 ;;
 esac
@@ -43,7 +44,7 @@ if [ -f "$out/.padnet-built" ]; then
 fi
 
 if [ ! -f "$src/.padnet-unpacked" ]; then
-	echo "build-kernel.sh: unpacking $tarball" >&2
+	echo "build-kernel.sh: unpacking $tarball (about 15 s)" >&2
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
 	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
@@ -60,14 +61,15 @@ if [ "$flavour" = source ]; then
 	exit 0
 fi
 
-echo "build-kernel.sh: building $flavour kernel in $out" >&2
 start=$(date +%s)
 rm -rf "$out"
 mkdir -p "$out"
-make -s -C "$src" O="$out" x86_64_defconfig kvm_guest.config >&2
+log=$out/build.log
+echo "build-kernel.sh: building the $flavour kernel (not cached for these config fragments and patches); log: $log" >&2
+make -s -C "$src" O="$out" x86_64_defconfig kvm_guest.config > "$log" 2>&1
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-	"${frag_files[@]}" >/dev/null
-make -s -C "$src" O="$out" olddefconfig >&2
+	"${frag_files[@]}" >> "$log" 2>&1
+make -s -C "$src" O="$out" olddefconfig >> "$log" 2>&1
 
 # A fragment line that did not survive olddefconfig means a dependency is
 # missing: fail now rather than boot a kernel without the feature. A later
@@ -94,7 +96,17 @@ for sym in "${!want[@]}"; do
 done
 [ "$missing" = 0 ] || exit 1
 
-make -s -C "$src" O="$out" -j"$(($(nproc) + 1))" bzImage modules >&2
+# A kernel build takes minutes: say every minute that it is still going.
+( while sleep 60; do
+	echo "build-kernel.sh: $flavour kernel still building, $(( ($(date +%s) - start) / 60 )) min so far" >&2
+done ) &
+ticker=$!
+trap 'kill "$ticker" 2>/dev/null' EXIT
+if ! make -s -C "$src" O="$out" -j"$(($(nproc) + 1))" bzImage modules >> "$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "build-kernel.sh: the $flavour kernel did not build; log: $log" >&2
+	exit 1
+fi
 touch "$out/.padnet-built"
 echo "build-kernel.sh: $flavour kernel built in $(($(date +%s) - start)) s" >&2
 echo "$out"

@@ -13,6 +13,16 @@ kdir=${1:?usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]}
 work=${2:?usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]}
 shift 2
 
+# A test build (for every kernel of ours) compiles in the test hooks,
+# knobs and KUnit suites; the build for Debian's kernel, which the demo and
+# the benchmark load, has none. PADNET_TEST=y or n overrides.
+if [ -f "$kdir/.padnet-distro" ]; then
+	test_build=${PADNET_TEST:-n}
+else
+	test_build=${PADNET_TEST:-y}
+fi
+set -- PADNET_TEST="$test_build" "$@"
+
 mkdir -p "$work"
 # Objects are kept (excluded from --delete) for incremental rebuilds.
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a guest initramfs: busybox-static, Debian's full iproute2, iperf3
-# and ethtool with their shared libraries, qemu-net/guest-init as /init,
-# and the given overlay directories copied on top (modules, tools, scripts).
+# Build a guest initramfs: busybox-static, Debian's full iproute2, iperf3,
+# ethtool, wg and kmod (as /sbin/modprobe, the kernel's module loader) with
+# their shared libraries, qemu-net/guest-init as /init, and the given
+# overlay directories copied on top (modules, tools, scripts).
 #
 # usage: initramfs.sh OUT.cpio.gz [OVERLAY_DIR...]
 set -euo pipefail
@@ -27,13 +28,16 @@ for applet in $("$stage/bin/busybox" --list); do
 	ln -s busybox "$stage/bin/$applet"
 done
 
-binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool"
+binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/wg /bin/kmod"
 for bin in $binaries; do
 	cp "$bin" "$stage$bin"
 	ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
 		cp --parents -L "$lib" "$stage"
 	done
 done
+
+ln -s /bin/kmod "$stage/sbin/modprobe"
+ln -s /bin/kmod "$stage/sbin/depmod"
 
 mknod -m 600 "$stage/dev/console" c 5 1
 mknod -m 666 "$stage/dev/null" c 1 3

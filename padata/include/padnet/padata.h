@@ -12,11 +12,38 @@
 #include <linux/llist.h>
 #include <linux/types.h>
 
-struct padata_instance;
+/*
+ * Distribution kernels build the kernel's own padata in (CONFIG_PADATA=y),
+ * with the same names and another API. So the symbols of this core are
+ * padnet_*, and the 2010 names that callers write are macros onto them, as
+ * the kernel's backports project renames what it ships next to a kernel
+ * that has it too. <linux/padata.h> comes first, before the macros exist:
+ * its declarations keep their own names whichever header a file includes
+ * first, and its include guard makes any later #include of it a no-op.
+ * A file that drives both cores defines PADNET_NO_SEED_NAMES before this
+ * header and writes padnet_* for ours, padata_* for the kernel's.
+ */
+#include <linux/padata.h>
+
+#ifndef PADNET_NO_SEED_NAMES
+#define padata_priv		padnet_priv
+#define padata_instance		padnet_instance
+#define padata_alloc		padnet_alloc
+#define padata_free		padnet_free
+#define padata_start		padnet_start
+#define padata_stop		padnet_stop
+#define padata_set_cpumask	padnet_set_cpumask
+#define padata_add_cpu		padnet_add_cpu
+#define padata_remove_cpu	padnet_remove_cpu
+#define padata_do_parallel	padnet_do_parallel
+#define padata_do_serial	padnet_do_serial
+#endif
+
+struct padnet_instance;
 struct workqueue_struct;
 
 /**
- * struct padata_priv - one object submitted to a padata instance
+ * struct padnet_priv - one object submitted to a padata instance
  * @node: private to padata: links the object on a parallel or serial queue.
  * @pinst: private to padata: the instance that accepted the object.
  * @seq_nr: private to padata: the object's place in submission order.
@@ -28,25 +55,25 @@ struct workqueue_struct;
  * padata only writes the private fields when it accepts the object, so a
  * rejected object can be submitted again as it is.
  */
-struct padata_priv {
+struct padnet_priv {
 	struct llist_node node;
-	struct padata_instance *pinst;
+	struct padnet_instance *pinst;
 	u32 seq_nr;
 	int cb_cpu;
-	void (*parallel)(struct padata_priv *padata);
-	void (*serial)(struct padata_priv *padata);
+	void (*parallel)(struct padnet_priv *padata);
+	void (*serial)(struct padnet_priv *padata);
 };
 
-struct padata_instance *padata_alloc(const struct cpumask *cpumask,
+struct padnet_instance *padnet_alloc(const struct cpumask *cpumask,
 				     struct workqueue_struct *wq);
-void padata_free(struct padata_instance *pinst);
-void padata_start(struct padata_instance *pinst);
-void padata_stop(struct padata_instance *pinst);
-int padata_set_cpumask(struct padata_instance *pinst, cpumask_var_t cpumask);
-int padata_add_cpu(struct padata_instance *pinst, int cpu);
-int padata_remove_cpu(struct padata_instance *pinst, int cpu);
-int padata_do_parallel(struct padata_instance *pinst,
-		       struct padata_priv *padata, int cb_cpu);
-void padata_do_serial(struct padata_priv *padata);
+void padnet_free(struct padnet_instance *pinst);
+void padnet_start(struct padnet_instance *pinst);
+void padnet_stop(struct padnet_instance *pinst);
+int padnet_set_cpumask(struct padnet_instance *pinst, cpumask_var_t cpumask);
+int padnet_add_cpu(struct padnet_instance *pinst, int cpu);
+int padnet_remove_cpu(struct padnet_instance *pinst, int cpu);
+int padnet_do_parallel(struct padnet_instance *pinst,
+		       struct padnet_priv *padata, int cb_cpu);
+void padnet_do_serial(struct padnet_priv *padata);
 
 #endif /* _PADNET_PADATA_H */
