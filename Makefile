@@ -19,7 +19,8 @@ B := $(CURDIR)/build/$(FLAVOUR)
 
 DEBIAN_PACKAGES := linux-source-6.1 gcc make flex bison bc libelf-dev \
 	libssl-dev cpio qemu-system-x86 qemu-utils iproute2 iperf3 \
-	busybox-static ethtool kmod xz-utils patch rsync sparse dwarves python3 strace
+	busybox-static ethtool kmod xz-utils patch rsync sparse dwarves python3 strace \
+	wireguard-tools
 
 .PHONY: all deps kernel modules tools initramfs demo test lint clean
 
@@ -71,3 +72,12 @@ demo: deps
 # and the initramfs the first time a scenario needs them.
 test: deps
 	@selftests/run.sh $(T)
+
+# The host style checks alone (they are part of "make test" too).
+lint: deps
+	@selftests/run.sh checkpatch sparse kernel-doc
+
+# What the build wrote into the tree; the kernel cache ($(PADNET_CACHE))
+# stays, since it takes minutes to fill again: rm -rf it by hand.
+clean:
+	rm -rf build

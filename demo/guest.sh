@@ -1,39 +1,85 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo, inside each guest: a padtun link over the virtio-net link, then
-# iperf3 TCP from b to a, alternating plain link and padtun, ROUNDS times.
-# Guest b writes one line per run to $RESULTS/runs: "MODE ROUND MBIT/S".
+# The demo, inside each guest: every mode up at once (selftests/lib/
+# tunnels.sh), then iperf3 TCP from b to a through each in turn, ROUNDS
+# times, then the ordering check of each padtun mode: iperf3 UDP (its
+# out-of-order count) and a seqcheck stream. Guest b writes
+# $RESULTS/runs ("MODE ROUND MBIT/S") and $RESULTS/order ("MODE OOO");
+# guest a writes $RESULTS/seqcheck-MODE.txt; b writes $RESULTS/info.
 . /selftests/lib/guest.sh
+. /selftests/lib/tunnels.sh
 
-rounds=${PADNET_rounds:-3}
+rounds=${PADNET_rounds:-1}
 seconds=${PADNET_seconds:-4}
-key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-inner_a=198.19.0.1 inner_b=198.19.0.2
 
-ip link add padtun0 type padtun local "$ADDR" remote "$PEER" port 4789 \
-	key "$key" transform chacha20poly1305 || exit 1
+# MODE -> the peer's address through it.
+target() {
+	case $1 in
+	plain) echo "$PEER" ;;
+	padtun-none) theirs 19.10 ;;
+	padtun-chacha20poly1305) theirs 19.11 ;;
+	padtun-gcm-aes) theirs 19.12 ;;
+	wireguard) theirs 19.20 ;;
+	esp-chacha20poly1305) theirs 18.1 ;;
+	esp-gcm-aes) theirs 18.2 ;;
+	esac
+}
+modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes wireguard esp-chacha20poly1305 esp-gcm-aes"
+padtun_modes="padtun-none padtun-chacha20poly1305 padtun-gcm-aes"
+
+padtun_mode_add padtun0 10 none &&
+padtun_mode_add padtun1 11 chacha20poly1305 &&
+padtun_mode_add padtun2 12 gcm-aes &&
+wg_mode_add wg0 20 &&
+esp_mode_add 1 "$ESP_CHACHA" "$ESP_CHACHA_KEY" &&
+esp_mode_add 2 "$ESP_GCM" "$ESP_GCM_KEY" || exit 1
+
 if [ "$ROLE" = a ]; then
-	ip addr add "$inner_a/24" dev padtun0
-else
-	ip addr add "$inner_b/24" dev padtun0
+	iperf3 -s > /dev/null 2>&1 &
+	server=$!
+	wait_for_listen 5201
+	sync_with_peer
+	sync_with_peer	# b is done with throughput
+	port=6010 receivers=""
+	for mode in $padtun_modes; do
+		seqcheck recv $port 2000 --timeout 10 > "$RESULTS/seqcheck-$mode.txt" 2>&1 &
+		receivers="$receivers $!" port=$((port + 1))
+	done
+	sleep 1
+	sync_with_peer
+	# shellcheck disable=SC2086
+	wait $receivers
+	kill $server
+	exit 0
 fi
-ip link set padtun0 up
 
+{
+	echo "kernel $(uname -r)"
+	echo "cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) vCPUs"
+	echo "crypto padtun-chacha20poly1305 $(crypto_driver 'rfc7539(chacha20,poly1305)')"
+	echo "crypto padtun-gcm-aes $(crypto_driver 'gcm(aes)')"
+	echo "crypto esp-chacha20poly1305 $(crypto_driver "seqiv($ESP_CHACHA)")"
+	echo "crypto esp-gcm-aes $(crypto_driver "seqiv($ESP_GCM)")"
+} > "$RESULTS/info"
+sync_with_peer
 for round in $(seq "$rounds"); do
-	for mode in plain padtun; do
-		server=$PEER
-		[ "$mode" = padtun ] && server=$inner_a
-		if [ "$ROLE" = a ]; then
-			serve_iperf3_once
-		else
-			sync_with_peer
-			json=$RESULTS/$mode-$round.json
-			iperf3 -c "$server" -t "$seconds" -J > "$json"
-			mbps=$(mbit_per_second "$json")
-			echo "$mode $round ${mbps:-0}" | tee -a "$RESULTS/runs"
-		fi
+	for mode in $modes; do
+		json=$RESULTS/$mode-$round.json
+		iperf3 -c "$(target "$mode")" -t "$seconds" -J > "$json"
+		echo "$mode $round $(mbit_per_second "$json")" | tee -a "$RESULTS/runs"
 	done
 done
-ip -s link show padtun0 > "$RESULTS/padtun0-stats.txt"
-ethtool -S padtun0 >> "$RESULTS/padtun0-stats.txt" 2>&1
+for mode in $padtun_modes; do
+	json=$RESULTS/$mode-udp.json
+	iperf3 -c "$(target "$mode")" -u -b 20M -l 1200 -t 2 --get-server-output -J > "$json"
+	echo "$mode $(out_of_order "$json")" | tee -a "$RESULTS/order"
+done
+sync_with_peer
+sync_with_peer
+port=6010
+for mode in $padtun_modes; do
+	seqcheck send "$(target "$mode")" $port 2000 1000 --rate 1000 > /dev/null &
+	port=$((port + 1))
+done
+wait

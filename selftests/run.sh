@@ -37,9 +37,11 @@ prepare_kernel() {	# build kernel, modules, tools and initramfs once per run
 	local k=$1
 	case " ${prepared:-} " in *" $k "*) return 0 ;; esac
 	case " ${unbuildable:-} " in *" $k "*) return 1 ;; esac
-	echo "# preparing the $k kernel and its initramfs"
+	echo "# preparing the $k kernel, our modules and the initramfs (log: $resdir/build-$k.log)"
 	mkdir -p "$resdir"
-	if ! make -s initramfs FLAVOUR="$k" > "$resdir/build-$k.log" 2>&1; then
+	# The kernel first, on its own: a cold build says what it does itself.
+	if ! qemu-net/build-kernel.sh "$k" > /dev/null ||
+	   ! make -s initramfs FLAVOUR="$k" > "$resdir/build-$k.log" 2>&1; then
 		tail -n 40 "$resdir/build-$k.log" | sed 's/^/# /'
 		unbuildable="${unbuildable:-} $k"
 		return 1
@@ -48,14 +50,14 @@ prepare_kernel() {	# build kernel, modules, tools and initramfs once per run
 }
 
 run_host_check() {
-	local name=$1 log=$resdir/host-$1.log rc
+	local name=$1 log=$resdir/host-$1.log rc t0=$SECONDS
 	mkdir -p "$resdir"
 	PADNET_TOP=$top "selftests/host/$name.sh" > "$log" 2>&1
 	rc=$?
 	case $rc in
-	0) tap pass "host:$name" ;;
-	4) tap skip "host:$name" "$(tail -n 1 "$log")" ;;
-	*) sed 's/^/# /' "$log" | tail -n 40; tap fail "host:$name" ;;
+	0) tap pass "host:$name ($((SECONDS - t0)) s)" ;;
+	4) tap skip "host:$name ($((SECONDS - t0)) s)" "$(tail -n 1 "$log")" ;;
+	*) sed 's/^/# /' "$log" | tail -n 40; tap fail "host:$name ($((SECONDS - t0)) s)" ;;
 	esac
 }
 
@@ -97,13 +99,15 @@ show_output() {
 
 run_scenario() {
 	local name=$1 k=$2 file=selftests/scenarios/$1.sh out rc expect
-	local id="$name@$k" g st cname reported=0 bad=0 allskip=1
+	local id="$name@$k" g st cname reported=0 bad=0 allskip=1 t0
 	out=$resdir/$id
 	expect=$(header "$file" expect pass)
 	if ! prepare_kernel "$k"; then
 		tap fail "$id" "kernel, modules or initramfs did not build"
 		return
 	fi
+	t0=$SECONDS
+	echo "# $id: $(header "$file" guests 1) guest(s), at most $(header "$file" timeout 300) s"
 	qemu-net/run-guests.sh \
 		--kernel "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
 		--initrd "build/$k/initramfs.cpio.gz" \
@@ -113,6 +117,7 @@ run_scenario() {
 		--kernel-name "$k" --modules "$(header "$file" modules '' | tr ' ' ',')" \
 		--append "$(header "$file" append '')" > "$out.log" 2>&1
 	rc=$?
+	id="$id ($((SECONDS - t0)) s)"
 	grep -h '^smoke:\|^demo:' "$out"/*/results/output.log 2>/dev/null | sed 's/^/# /'
 
 	if qemu_left_behind "$out"; then

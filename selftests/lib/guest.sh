@@ -66,3 +66,13 @@ mbit_per_second() {
 	sed -n 's/.*"bits_per_second":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$1" |
 		tail -n 1 | awk '{ printf "%.1f", $1 / 1e6 }'
 }
+
+# out_of_order FILE: the receiver's out-of-order count from an iperf3 -J
+# --get-server-output report, whichever end received (the server's report
+# is text inside the JSON).
+out_of_order() {
+	{
+		sed -n 's/.*"out_of_order":[[:space:]]*\([0-9]*\).*/\1/p' "$1"
+		grep -o '[0-9]* datagrams received out-of-order' "$1" | cut -d' ' -f1
+	} | sort -n | tail -n 1
+}

@@ -30,16 +30,6 @@ stat() {
 	ethtool -S padtun0 | sed -n "s/^ *$1: //p"
 }
 
-# out_of_order FILE: the receiver's out-of-order count from an iperf3 -J
-# --get-server-output report, whichever end received (the server's report
-# is text inside the JSON).
-out_of_order() {
-	{
-		sed -n 's/.*"out_of_order":[[:space:]]*\([0-9]*\).*/\1/p' "$1"
-		grep -o '[0-9]* datagrams received out-of-order' "$1" | cut -d' ' -f1
-	} | sort -n | tail -n 1
-}
-
 # tcp_then_seqcheck COUNT RATE: b sends 4 s of iperf3 TCP to a, then a
 # sends COUNT seqcheck datagrams at RATE per second, which b must receive
 # all and in order. One TAP line per step, on the end that checks it.
