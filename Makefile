@@ -2,12 +2,14 @@
 #
 # padnet: the padata core, the padtun device and the QEMU test bed.
 #
-#   make demo                 two guests, iperf3 through padtun and the plain link, a table
+#   make demo                 two guests on Debian's kernel, every mode once, a table
 #                             (demo/run.sh; more rounds: PADNET_ROUNDS=5 make demo)
+#   make bench                the measurement: every mode and test, repeated (bench/run.sh)
 #   make test                 every test scenario; last line "N passed, N failed"
 #   make test T=NAME          one scenario (see selftests/scenarios/)
 #   make modules FLAVOUR=F    padata.ko, padtun.ko and the test modules for kernel F
 #   make lint                 checkpatch --strict, sparse and kernel-doc on padata/ and net/
+#   make clean                remove build/ (the kernel cache stays)
 #
 # Kernels, module builds and initramfs images live outside the tracked tree:
 # kernels in $(PADNET_CACHE), the rest in build/ (ignored by git).
@@ -20,9 +22,9 @@ B := $(CURDIR)/build/$(FLAVOUR)
 DEBIAN_PACKAGES := linux-source-6.1 gcc make flex bison bc libelf-dev \
 	libssl-dev cpio qemu-system-x86 qemu-utils iproute2 iperf3 \
 	busybox-static ethtool kmod xz-utils patch rsync sparse dwarves python3 strace \
-	wireguard-tools
+	wireguard-tools linux-perf gnuplot-nox
 
-.PHONY: all deps kernel modules tools initramfs demo test lint clean
+.PHONY: all deps kernel modules tools initramfs demo bench test lint clean
 
 all: initramfs
 
@@ -57,16 +59,21 @@ tools: deps
 initramfs: modules tools
 	@rm -rf $(B)/root && mkdir -p $(B)/root/usr/local/bin $(B)/root/usr/lib/x86_64-linux-gnu/ip $(B)/root/selftests
 	@qemu-net/guest-modules.sh "$$(qemu-net/build-kernel.sh $(FLAVOUR))" $(B)/root \
-		$(B)/src/padata/*.ko $(B)/src/net/*.ko $(B)/src/selftests/modules/*.ko
+		$(wildcard $(B)/src/padata/*.ko $(B)/src/net/*.ko \
+			$(B)/src/selftests/modules/*.ko $(B)/src/bench/*.ko)
 	@cp $(TOOLS)/seqcheck $(B)/root/usr/local/bin/
 	@cp $(TOOLS)/link_padtun.so $(B)/root/usr/lib/x86_64-linux-gnu/ip/
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/
-	@cp -a demo $(B)/root/
+	@cp -a demo bench $(B)/root/
 	@qemu-net/initramfs.sh $(B)/initramfs.cpio.gz $(B)/root
 
-# The main job: iperf3 through padtun and the plain link, a table.
+# The main job: two guests on Debian's kernel, every mode, a table.
 demo: deps
 	@demo/run.sh
+
+# The measurement to quote (docs/benchmarks.md); never part of make test.
+bench: deps
+	@bench/run.sh
 
 # Every test on every kernel; the runner builds each kernel, the modules
 # and the initramfs the first time a scenario needs them.

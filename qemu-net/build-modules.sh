@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the project's modules (padata, net, the test modules) against a
-# kernel build tree, in a copy of their sources under WORKDIR so that
-# nothing is built inside the repository and flavours never share objects.
+# Build the project's modules (padata, net, the test and benchmark modules)
+# against a kernel build tree, in a copy of their sources under WORKDIR so
+# that nothing is built inside the repository and flavours never share
+# objects.
 #
 # usage: build-modules.sh KDIR WORKDIR [MAKE ARGS...]
 set -euo pipefail
@@ -26,8 +27,10 @@ set -- PADNET_TEST="$test_build" "$@"
 mkdir -p "$work"
 # Objects are kept (excluded from --delete) for incremental rebuilds.
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-	"$top/padata" "$top/net" "$top/selftests" "$work/"
+	"$top/padata" "$top/net" "$top/selftests" "$top/bench" "$work/"
 make -C "$kdir" M="$work/padata" "$@" modules
 make -C "$kdir" M="$work/net" "$@" \
 	KBUILD_EXTRA_SYMBOLS="$work/padata/Module.symvers" modules
 make -C "$kdir" M="$work/selftests/modules" "$@" modules
+make -C "$kdir" M="$work/bench" "$@" \
+	KBUILD_EXTRA_SYMBOLS="$work/padata/Module.symvers" modules

@@ -7,6 +7,8 @@
 # overlay directories copied on top (modules, tools, scripts).
 #
 # usage: initramfs.sh OUT.cpio.gz [OVERLAY_DIR...]
+# env:   PADNET_GUEST_BINARIES  more host programs to carry, with their
+#                               libraries (the benchmark's perf)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +30,7 @@ for applet in $("$stage/bin/busybox" --list); do
 	ln -s busybox "$stage/bin/$applet"
 done
 
-binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/wg /bin/kmod"
+binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/wg /bin/kmod ${PADNET_GUEST_BINARIES:-}"
 for bin in $binaries; do
 	cp "$bin" "$stage$bin"
 	ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do

@@ -42,6 +42,7 @@ static int __init pcrypt_instance_init(void)
 	crypto_free_aead(tfm);
 	return ret;
 }
+
 static void __exit pcrypt_instance_exit(void)
 {
 }

@@ -1,0 +1,203 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, inside each guest: every mode up at once (selftests/lib/
+# tunnels.sh), then REPS rounds; each round runs every test through every
+# mode in turn (modes alternate: A B C ... A B C ...). Guest b drives and
+# keeps the raw output (iperf3 JSON, ping lines); both guests keep
+# /proc/stat around each test for their CPU use. The host turns all of it
+# into the table (bench/report.py). Then the memory run and, in guest a
+# alone, the padata core microbenchmark.
+#
+# Files in $RESULTS: MODE.TEST.REP.{json,ping} (b), cpu.ROLE (one line per
+# test: "MODE TEST REP busy_before total_before busy_after total_after"),
+# info (b: kernel, CPU, crypto drivers, pcrypt evidence), memory.ROLE,
+# core.txt (a).
+. /selftests/lib/guest.sh
+. /selftests/lib/tunnels.sh
+
+reps=${PADNET_reps:-3}
+seconds=${PADNET_seconds:-4}
+tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load}
+padtun_cpus=${PADNET_padtun_cpus:-}
+mem_packets=${PADNET_mem_packets:-1000000}
+profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
+
+modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
+vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
+
+target() {
+	case $1 in
+	plain) echo "$PEER" ;;
+	padtun-none) theirs 19.10 ;;
+	padtun-chacha20poly1305) theirs 19.11 ;;
+	padtun-gcm-aes) theirs 19.12 ;;
+	padtun-chacha20poly1305-1cpu) theirs 19.13 ;;
+	wireguard) theirs 19.20 ;;
+	vxlan) theirs 19.30 ;;
+	fou) theirs 19.31 ;;
+	esp-chacha20poly1305) theirs 18.1 ;;
+	esp-gcm-aes) theirs 18.2 ;;
+	esp-pcrypt-chacha20poly1305) theirs 18.3 ;;
+	esp-pcrypt-gcm-aes) theirs 18.4 ;;
+	esac
+}
+
+cpus_arg=""
+[ -n "$padtun_cpus" ] && cpus_arg="cpus $padtun_cpus"
+# shellcheck disable=SC2086
+padtun_mode_add padtun0 10 none $cpus_arg &&
+padtun_mode_add padtun1 11 chacha20poly1305 $cpus_arg &&
+padtun_mode_add padtun2 12 gcm-aes $cpus_arg &&
+padtun_mode_add padtun3 13 chacha20poly1305 cpus 0 cbcpu 0 &&
+wg_mode_add wg0 20 &&
+ip link add vxlan0 type vxlan id 42 local "$ADDR" remote "$PEER" dstport 4789 dev eth0 &&
+ip addr add "$(mine 19.30)/24" dev vxlan0 && ip link set vxlan0 up &&
+/sbin/modprobe fou && ip fou add port 5555 ipproto 4 &&
+ip link add fou0 type ipip local "$ADDR" remote "$PEER" encap fou encap-sport auto encap-dport 5555 &&
+ip addr add "$(mine 19.31)/24" dev fou0 && ip link set fou0 up &&
+esp_mode_add 1 "$ESP_CHACHA" "$ESP_CHACHA_KEY" &&
+esp_mode_add 2 "$ESP_GCM" "$ESP_GCM_KEY" || exit 1
+
+# ESP through pcrypt: SAs 1 and 2 exist already and keep their plain
+# tfms; pcrypt's instances win every allocation after this.
+pcrypt_sa() {	# pcrypt_sa N AEAD KEY
+	local drv before
+	/sbin/modprobe pcrypt_instance alg="seqiv($2)" && rmmod pcrypt_instance || return 1
+	drv=$(crypto_driver "seqiv($2)")
+	before=$(crypto_refcnt "$drv")
+	esp_mode_add "$1" "$2" "$3" || return 1
+	echo "pcrypt esp-pcrypt-${4} $drv refcnt $before -> $(crypto_refcnt "$drv")"
+}
+{
+	pcrypt_sa 3 "$ESP_CHACHA" "$ESP_CHACHA_KEY" chacha20poly1305 &&
+	pcrypt_sa 4 "$ESP_GCM" "$ESP_GCM_KEY" gcm-aes
+} > "$RESULTS/pcrypt" || exit 1
+
+cpu_now() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+
+# memory_run: slab before and after mem_packets 64-byte datagrams from b
+# through padtun, and what padtun and padata allocate (kmem events summed
+# by call site, in both guests).
+memory_run() {
+	local tracing=/sys/kernel/tracing ev
+	mount -t tracefs tracefs $tracing 2>/dev/null
+	for ev in kmalloc kmem_cache_alloc kmalloc_node kmem_cache_alloc_node; do
+		[ -d "$tracing/events/kmem/$ev" ] &&
+			echo 'hist:keys=call_site.sym:vals=hitcount,bytes_alloc' > \
+				"$tracing/events/kmem/$ev/trigger"
+	done
+	grep -E '^(Slab|SUnreclaim)' /proc/meminfo > "$RESULTS/memory.$ROLE.before"
+	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.before"
+	sync_with_peer
+	if [ "$ROLE" = b ]; then
+		iperf3 -c "$(target padtun-chacha20poly1305)" -u -b 0 -l 64 \
+			-k "$mem_packets" -J > "$RESULTS/memory.json"
+		sleep 2
+	fi
+	sync_with_peer
+	grep -E '^(Slab|SUnreclaim)' /proc/meminfo > "$RESULTS/memory.$ROLE.after"
+	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.after"
+	for ev in kmalloc kmem_cache_alloc kmalloc_node kmem_cache_alloc_node; do
+		[ -f "$tracing/events/kmem/$ev/hist" ] && cat "$tracing/events/kmem/$ev/hist"
+	done > "$RESULTS/memory.$ROLE.hist"
+}
+
+# profile MODE: perf in both guests while b sends TCP through MODE; the
+# symbols that take the CPU, flat, in $RESULTS/profile.MODE.ROLE.
+profile() {
+	local data=/tmp/perf.$1 recorder
+	sync_with_peer
+	perf record -a -g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
+	recorder=$!
+	if [ "$ROLE" = b ]; then
+		iperf3 -c "$(target "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
+	fi
+	wait $recorder
+	perf report -i "$data" --stdio --no-children --sort sym --percent-limit 0.7 \
+		2>/dev/null | grep -v '^$' | grep -v '^#' | grep '%' > "$RESULTS/profile.$1.$ROLE"
+	rm -f "$data"
+	sync_with_peer
+}
+
+if [ "$ROLE" = a ]; then
+	iperf3 -s > /dev/null 2>&1 &
+	server=$!
+	wait_for_listen 5201
+	sync_with_peer
+	for rep in $(seq "$reps"); do
+		for mode in $modes; do
+			for test in $(echo "$tests" | tr , ' '); do
+				sync_with_peer
+				before=$(cpu_now)
+				sync_with_peer
+				echo "$mode $test $rep $before $(cpu_now)" >> "$RESULTS/cpu.a"
+			done
+		done
+	done
+	memory_run
+	if [ -n "$profile_modes" ]; then
+		for mode in $profile_modes; do profile "$mode"; done
+	fi
+	kill $server
+	# The padata core alone, with the link idle.
+	/sbin/modprobe padata_bench && rmmod padata_bench
+	dmesg | grep 'padata_bench:' > "$RESULTS/core.txt"
+	exit 0
+fi
+
+{
+	echo "kernel $(uname -r)"
+	echo "cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "vcpus $(nproc)"
+	echo "crypto padtun-chacha20poly1305 $(crypto_driver 'rfc7539(chacha20,poly1305)')"
+	echo "crypto padtun-gcm-aes $(crypto_driver 'gcm(aes)')"
+	echo "crypto esp-chacha20poly1305 $(ip -s xfrm state list src "$(mine 18.1)" | sed -n 's/.*aead \([^ ]*\) .*/\1/p' | head -n 1) (plain)"
+	echo "crypto esp-gcm-aes $(ip -s xfrm state list src "$(mine 18.2)" | sed -n 's/.*aead \([^ ]*\) .*/\1/p' | head -n 1) (plain)"
+	sed 's/^pcrypt \([^ ]*\) \([^ ]*\) .*/crypto \1 \2/' "$RESULTS/pcrypt"
+	echo "padtun_cpus ${padtun_cpus:-all}"
+} > "$RESULTS/info"
+
+# run_test MODE TEST REP: one test through one mode; raw output kept.
+run_test() {
+	local t f
+	t=$(target "$1") f=$RESULTS/$1.$2.$3
+	case $2 in
+	tcp1) iperf3 -c "$t" -t "$seconds" -J > "$f.json" ;;
+	tcp4) iperf3 -c "$t" -t "$seconds" -P 4 -J > "$f.json" ;;
+	udp1400) iperf3 -c "$t" -u -b 0 -l 1400 -t "$seconds" -J > "$f.json" ;;
+	udp64) iperf3 -c "$t" -u -b 0 -l 64 -t "$seconds" -J > "$f.json" ;;
+	lat_idle) ping -c $((seconds * 50)) -i 0.02 "$t" > "$f.ping" ;;
+	lat_load)
+		iperf3 -c "$t" -t $((seconds + 2)) -J > "$f.json" &
+		sleep 1
+		ping -c $((seconds * 50)) -i 0.02 "$t" > "$f.ping"
+		wait
+		;;
+	esac
+}
+
+total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))
+done_tests=0
+sync_with_peer
+for rep in $(seq "$reps"); do
+	for mode in $modes; do
+		for test in $(echo "$tests" | tr , ' '); do
+			sync_with_peer
+			before=$(cpu_now)
+			run_test "$mode" "$test" "$rep"
+			after=$(cpu_now)
+			sync_with_peer
+			echo "$mode $test $rep $before $after" >> "$RESULTS/cpu.b"
+			done_tests=$((done_tests + 1))
+		done
+		echo "bench: round $rep/$reps, $mode done ($done_tests/$total tests)"
+	done
+done
+
+memory_run
+echo "bench: memory run done"
+if [ -n "$profile_modes" ]; then
+	for mode in $profile_modes; do profile "$mode"; done
+	echo "bench: profiles taken"
+fi

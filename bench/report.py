@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the raw output of one `make bench` run into a table, data and plots.
+
+usage: report.py RESULTS_DIR OUT_DIR COMMAND
+
+RESULTS_DIR is run-guests.sh's --out (a/results, b/results, see
+bench/guest.sh). Writes OUT_DIR/runs.csv (one row per test run),
+OUT_DIR/summary.json (medians, min, max, ratios), OUT_DIR/report.md and,
+where gnuplot is installed, OUT_DIR/throughput.png, scaling.png, core.png.
+"""
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+TESTS = {
+    "tcp1": ("TCP 1 stream", "Mbit/s"),
+    "tcp4": ("TCP 4 streams", "Mbit/s"),
+    "udp1400": ("UDP 1400 B", "kpps"),
+    "udp64": ("UDP 64 B", "kpps"),
+    "lat_idle": ("RTT idle p50/p99", "ms"),
+    "lat_load": ("RTT under TCP p50/p99", "ms"),
+}
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def iperf(path, test):
+    """Mbit/s (TCP) or received kpps (UDP) of one iperf3 -J report."""
+    rep = json.loads(read(path))
+    end = rep.get("end", {})
+    secs = end.get("sum", end.get("sum_received", {})).get("seconds") or 0
+    if test.startswith("tcp") or test == "lat_load":
+        return end["sum_received"]["bits_per_second"] / 1e6
+    s = end["sum"]
+    got = s["packets"] - s["lost_packets"]
+    return got / s["seconds"] / 1e3 if s["seconds"] else 0.0
+
+
+def rtts(path):
+    return sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", read(path)))
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def cpu_use(path):
+    """{(mode, test, rep): busy fraction} from one guest's cpu file."""
+    use = {}
+    if not os.path.exists(path):
+        return use
+    for line in read(path).split("\n"):
+        f = line.split()
+        if len(f) != 7:
+            continue
+        b0, t0, b1, t1 = map(float, f[3:])
+        use[(f[0], f[1], f[2])] = (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
+    return use
+
+
+def collect(res):
+    a, b = os.path.join(res, "a", "results"), os.path.join(res, "b", "results")
+    cpu_a, cpu_b = cpu_use(os.path.join(a, "cpu.a")), cpu_use(os.path.join(b, "cpu.b"))
+    rows = []
+    for key in sorted(cpu_b):
+        mode, test, rep = key
+        base = os.path.join(b, f"{mode}.{test}.{rep}")
+        row = {"mode": mode, "test": test, "rep": int(rep),
+               "cpu_a": round(cpu_a.get(key, float("nan")), 3),
+               "cpu_b": round(cpu_b[key], 3)}
+        try:
+            if test.startswith("lat"):
+                r = rtts(base + ".ping")
+                row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
+            else:
+                row.update(value=iperf(base + ".json", test))
+        except (OSError, KeyError, ValueError, ZeroDivisionError):
+            row.update(value=float("nan"))
+        rows.append(row)
+    return rows
+
+
+def summarise(rows):
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["mode"], r["test"]), []).append(r)
+    out = {}
+    for (mode, test), rs in cells.items():
+        v = [r["value"] for r in rs if r["value"] == r["value"]]
+        cell = {"median": statistics.median(v) if v else float("nan"),
+                "min": min(v) if v else float("nan"), "max": max(v) if v else float("nan"),
+                "n": len(v),
+                "cpu_a": statistics.median(r["cpu_a"] for r in rs),
+                "cpu_b": statistics.median(r["cpu_b"] for r in rs)}
+        if test.startswith("lat"):
+            cell["p99"] = statistics.median(r["p99"] for r in rs)
+        out.setdefault(mode, {})[test] = cell
+    return out
+
+
+def ratio(summary, mode, other, test):
+    try:
+        x, y = summary[mode][test]["median"], summary[other][test]["median"]
+        return x / y if y else float("nan")
+    except KeyError:
+        return float("nan")
+
+
+def fmt(x, d=1):
+    return "-" if x != x else f"{x:.{d}f}"
+
+
+def info(res):
+    lines = read(os.path.join(res, "b", "results", "info")).split("\n")
+    kv = {}
+    for line in lines:
+        if line:
+            k, _, v = line.partition(" ")
+            kv.setdefault(k, []).append(v)
+    return kv
+
+
+def core(res):
+    rows = []
+    path = os.path.join(res, "a", "results", "core.txt")
+    if os.path.exists(path):
+        for m in re.finditer(r"engine=(\S+) work_us=(\d+) cpus=(\d+) objects=(\d+) ns=(\d+) "
+                             r"objs_per_s=(\d+) misordered=(\d+)", read(path)):
+            rows.append(dict(engine=m[1], work_us=int(m[2]), cpus=int(m[3]),
+                             objs_per_s=int(m[6]), misordered=int(m[7])))
+    return rows
+
+
+def memory(res):
+    out = {}
+    for role in "ab":
+        d = os.path.join(res, role, "results")
+        try:
+            before = dict(l.split(":") for l in read(os.path.join(d, f"memory.{role}.before")).split("\n") if l)
+            after = dict(l.split(":") for l in read(os.path.join(d, f"memory.{role}.after")).split("\n") if l)
+            slab = int(after["Slab"].split()[0]) - int(before["Slab"].split()[0])
+            link = [read(os.path.join(d, f"memory.{role}.link.{w}")) for w in ("before", "after")]
+            # ip -s link: the line after "RX:" / "TX:" holds bytes, packets.
+            def pkts(text, which):
+                ls = text.split("\n")
+                i = next(i for i, l in enumerate(ls) if l.strip().startswith(which))
+                return int(ls[i + 1].split()[1])
+            packets = (pkts(link[1], "TX:") - pkts(link[0], "TX:")) + \
+                      (pkts(link[1], "RX:") - pkts(link[0], "RX:"))
+            ours = 0
+            hits = 0
+            for m in re.finditer(r"call_site: \[[0-9a-f]+\] (\S+).*?hitcount:\s*(\d+)\s+bytes_alloc:\s*(\d+)",
+                                 read(os.path.join(d, f"memory.{role}.hist"))):
+                if re.match(r"(padtun|padata|padnet)_", m[1]):
+                    hits += int(m[2])
+                    ours += int(m[3])
+            out[role] = dict(slab_kib=slab, packets=packets, our_allocs=hits, our_bytes=ours,
+                             bytes_per_packet=ours / packets if packets else float("nan"))
+        except (OSError, KeyError, StopIteration, ValueError, IndexError):
+            continue
+    return out
+
+
+def plots(out_dir, summary, modes, core_rows):
+    def gp(script):
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+    dat = os.path.join(out_dir, "throughput.dat")
+    with open(dat, "w") as f:
+        for m in modes:
+            c = summary[m].get("tcp1", {})
+            f.write(f'"{m}" {c.get("median", 0)} {c.get("min", 0)} {c.get("max", 0)}\n')
+    gp(f"""set terminal pngcairo size 1100,500 font ",9"
+set output "{out_dir}/throughput.png"
+set title "iperf3 TCP, one stream: median, min-max (Mbit/s)"
+set style data histogram; set style fill solid 0.6; set boxwidth 0.7
+set xtics rotate by -35; set grid ytics; unset key
+plot "{dat}" using 2:xtic(1) with boxes, "" using 0:2:3:4 with yerrorbars lc "black"
+""")
+    scal = os.path.join(out_dir, "scaling.dat")
+    with open(scal, "w") as f:
+        for m in ("padtun-chacha20poly1305-1cpu", "padtun-chacha20poly1305"):
+            if m in summary:
+                f.write(f'"{m}" ' + " ".join(str(summary[m].get(t, {}).get("median", 0))
+                                             for t in ("tcp1", "tcp4")) + "\n")
+    gp(f"""set terminal pngcairo size 700,450 font ",9"
+set output "{out_dir}/scaling.png"
+set title "padtun chacha20poly1305: one CPU vs every CPU (Mbit/s)"
+set style data histogram; set style histogram cluster; set style fill solid 0.6
+set grid ytics; set key top left
+plot "{scal}" using 2:xtic(1) title "TCP 1 stream", "" using 3 title "TCP 4 streams"
+""")
+    if core_rows:
+        cd = os.path.join(out_dir, "core.dat")
+        with open(cd, "w") as f:
+            for r in core_rows:
+                f.write(f'"{r["engine"]} {r["work_us"]}us {r["cpus"]}cpu" {r["objs_per_s"]}\n')
+        gp(f"""set terminal pngcairo size 1000,450 font ",9"
+set output "{out_dir}/core.png"
+set title "padata core alone: objects per second"
+set style data histogram; set style fill solid 0.6; set logscale y
+set xtics rotate by -35; set grid ytics; unset key
+plot "{cd}" using 2:xtic(1)
+""")
+
+
+def main():
+    res, out_dir, command = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(out_dir, exist_ok=True)
+    rows = collect(res)
+    with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples",
+                                          "cpu_a", "cpu_b"])
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    summary = summarise(rows)
+    modes = [m for m in dict.fromkeys(r["mode"] for r in rows)]
+    kv = info(res)
+    core_rows = core(res)
+    mem = memory(res)
+    tests = [t for t in TESTS if any(t in summary[m] for m in modes)]
+    reps = max((r["rep"] for r in rows), default=0)
+
+    md = []
+    md.append(f"Command: `{command}`  ")
+    md.append(f"Kernel: {kv.get('kernel', ['?'])[0]}; guest CPU: {kv.get('cpu', ['?'])[0]}, "
+              f"{kv.get('vcpus', ['?'])[0]} vCPUs per guest; padtun CPUs: {kv.get('padtun_cpus', ['all'])[0]}; "
+              f"{reps} alternating repetitions; host: {os.cpu_count()} cores, QEMU TCG.")
+    md.append("")
+    md.append("Median (min-max) per cell; RTT cells are p50 / p99 in ms; CPU is the median busy share "
+              "of guest a (receiver) / guest b (sender) during the TCP 1-stream test.")
+    md.append("")
+    md.append("| mode | " + " | ".join(TESTS[t][0] + f" ({TESTS[t][1]})" for t in tests) +
+              " | CPU a/b | x plain | x WG | x ESP | x ESP+pcrypt |")
+    md.append("|---" * (len(tests) + 6) + "|")
+    for m in modes:
+        cells = []
+        for t in tests:
+            c = summary[m].get(t)
+            if not c:
+                cells.append("-")
+            elif t.startswith("lat"):
+                cells.append(f"{fmt(c['median'], 2)} / {fmt(c['p99'], 2)}")
+            else:
+                cells.append(f"{fmt(c['median'])} ({fmt(c['min'])}-{fmt(c['max'])})")
+        c1 = summary[m].get("tcp1", {})
+        cpu = f"{fmt(100 * c1.get('cpu_a', float('nan')), 0)}% / {fmt(100 * c1.get('cpu_b', float('nan')), 0)}%"
+        wg = esp = pcr = float("nan")
+        if m.startswith("padtun-"):
+            wg = ratio(summary, m, "wireguard", "tcp1")
+            aead = m[len("padtun-"):].replace("-1cpu", "")
+            esp = ratio(summary, m, f"esp-{aead}", "tcp1")
+            pcr = ratio(summary, m, f"esp-pcrypt-{aead}", "tcp1")
+        md.append(f"| {m} | " + " | ".join(cells) +
+                  f" | {cpu} | {fmt(ratio(summary, m, 'plain', 'tcp1'), 2)} | {fmt(wg, 2)} | "
+                  f"{fmt(esp, 2)} | {fmt(pcr, 2)} |")
+    md.append("")
+    md.append("Ratios are of TCP 1-stream medians: x plain for every mode; x WG, x ESP (same AEAD) and "
+              "x ESP+pcrypt (same AEAD) for padtun. padtun-none is compared with VXLAN and FOU in the table.")
+    md.append("")
+    md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
+    md.append("")
+    if core_rows:
+        md.append("The padata core alone (`bench/padata_bench.c`, guest a, link idle): objects per second")
+        md.append("")
+        md.append("| work per object | CPUs | padnet | kernel padata | unordered work items | padnet / unordered | padnet / kernel |")
+        md.append("|---|---|---|---|---|---|---|")
+        by = {(r["engine"], r["work_us"], r["cpus"]): r for r in core_rows}
+        for (e, us, n) in sorted(k for k in by if k[0] == "padnet"):
+            p, k, u = (by.get((x, us, n), {}).get("objs_per_s", float("nan"))
+                       for x in ("padnet", "kernel", "unordered"))
+            bad = sum(by.get((x, us, n), {}).get("misordered", 0) for x in ("padnet", "kernel"))
+            md.append(f"| {us} us | {n} | {p} | {k} | {u} | {fmt(p / u if u else float('nan'), 2)} | "
+                      f"{fmt(p / k if k else float('nan'), 2)} |" + (f" misordered {bad}" if bad else ""))
+        md.append("")
+    if mem:
+        md.append("Memory over the memory run (64-byte UDP datagrams through padtun chacha20poly1305):")
+        md.append("")
+        md.append("| guest | packets through padtun | allocations by padtun/padata | bytes | bytes per packet | slab growth |")
+        md.append("|---|---|---|---|---|---|")
+        for role, m in mem.items():
+            md.append(f"| {role} | {m['packets']} | {m['our_allocs']} | {m['our_bytes']} | "
+                      f"{fmt(m['bytes_per_packet'], 1)} | {m['slab_kib']} KiB |")
+        md.append("")
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump({"info": kv, "summary": summary, "core": core_rows, "memory": mem}, f, indent=1)
+    try:
+        plots(out_dir, summary, modes, core_rows)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"bench: no plots ({e})", file=sys.stderr)
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
