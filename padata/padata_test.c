@@ -71,6 +71,7 @@ enum pt_mode {
 	PT_IRQ,		/* from an IPI on another CPU (hard interrupt) */
 	PT_PARK,	/* not until the test calls pt_unpark() */
 	PT_HOLD,	/* not until the test completes it by hand */
+	PT_CHAIN,	/* by serial() of its object submitted to nest_pinst */
 	PT_NR_MODES,
 };
 
@@ -92,6 +93,7 @@ struct pt_obj {
 	atomic_t parallel_calls;
 	atomic_t serial_calls;
 	struct padata_priv *nested;	/* submitted to ctx->nest_pinst */
+	struct padata_priv *chain;	/* PT_CHAIN: the other instance's */
 	bool resubmit;		/* serial() submits ctx->extra (see ebusy_exact) */
 };
 
@@ -150,6 +152,7 @@ struct pt_ctx {
 	int overlaps;			/* churn events with objects in flight */
 	bool abort;			/* submitters give up */
 	bool stalled;			/* abandon the instance, never free it */
+	bool stopped;			/* padata_stop() returned */
 
 	struct llist_head park_list;
 	struct llist_head timer_list;
@@ -268,6 +271,14 @@ static void pt_defer(struct pt_obj *obj)
 		break;
 	case PT_PARK:
 		llist_add(&obj->defer, &ctx->park_list);
+		break;
+	case PT_CHAIN:
+		/* pcrypt's shape: B's serial() finishes this object. */
+		if (padata_do_parallel(ctx->nest_pinst, obj->chain,
+				       raw_smp_processor_id()) != -EINPROGRESS) {
+			atomic_inc(&ctx->nest_err);
+			padata_do_serial(&obj->padata);
+		}
 		break;
 	}
 }
@@ -518,7 +529,7 @@ static u8 pt_random_mode(u32 modes, struct rnd_state *rnd)
 	u8 mode;
 
 	do {
-		mode = prandom_u32_state(rnd) % PT_PARK;
+		mode = prandom_u32_state(rnd) % PT_NR_MODES;
 	} while (!(modes & BIT(mode)));
 	return mode;
 }
@@ -1641,7 +1652,9 @@ static void padata_test_debugfs_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "in_flight"), 0L);
 	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "ebusy"),
 			(long)atomic_read(&ctx->ebusy));
-	KUNIT_EXPECT_GT(test, pt_debugfs_value(buf, "max_reorder_depth"), 0L);
+	/* limit objects unparked in reverse: one walk of exactly limit. */
+	KUNIT_EXPECT_EQ(test, pt_debugfs_value(buf, "max_reorder_depth"),
+			(long)limit);
 	for_each_possible_cpu(cpu) {
 		snprintf(key, sizeof(key), "parallel_cpu%d", cpu);
 		parallel += pt_debugfs_value(buf, key);
@@ -2218,6 +2231,316 @@ static void padata_test_hotplug_parked_victim(struct kunit *test)
 	pt_verify(ctx, ctx->nr);
 }
 
+/*
+ * Submitters in softirq context (a timer, a tasklet) and with interrupts
+ * off, next to a kthread: padtun submits from softirq. Each submits its
+ * own range of objects; one that meets -EBUSY in softirq tries again on
+ * the next tick, as a driver would.
+ */
+struct pt_softsub {
+	struct pt_ctx *ctx;
+	u32 first, count, next;
+	u8 index;
+	bool tasklet;
+	struct rnd_state rnd;
+	struct timer_list timer;
+	struct tasklet_struct task;
+	unsigned long end;
+	int in_softirq, errors;
+	struct completion done;
+};
+
+static void pt_softsub_run(struct pt_softsub *s)
+{
+	struct pt_ctx *ctx = s->ctx;
+	int ret;
+
+	while (s->next < s->count) {
+		struct pt_obj *obj = &ctx->objs[s->first + s->next];
+
+		obj->submitter = s->index;
+		obj->sub_idx = s->next;
+		obj->mode = pt_random_mode(ctx->modes, &s->rnd);
+		s->in_softirq += in_serving_softirq() && !in_hardirq();
+		ret = pt_do_parallel(ctx, obj,
+				     pt_random_cpu(ctx->cb_mask, &s->rnd));
+		if (ret != -EINPROGRESS)
+			break;
+		atomic_inc(&ctx->accepted);
+		s->next++;
+	}
+	if (s->next == s->count) {
+		complete(&s->done);
+	} else if (time_after(jiffies, s->end) || READ_ONCE(ctx->abort)) {
+		s->errors++;
+		complete(&s->done);
+	} else {
+		mod_timer(&s->timer, jiffies + 1);
+	}
+}
+
+static void pt_softsub_timer(struct timer_list *t)
+{
+	struct pt_softsub *s = from_timer(s, t, timer);
+
+	if (s->tasklet)
+		tasklet_schedule(&s->task);
+	else
+		pt_softsub_run(s);
+}
+
+static void pt_softsub_tasklet(struct tasklet_struct *t)
+{
+	struct pt_softsub *s = from_tasklet(s, t, task);
+
+	pt_softsub_run(s);
+}
+
+struct pt_irqoff_sub {
+	struct pt_ctx *ctx;
+	u32 first, count;
+	int irqs_off, errors;
+	struct completion done;
+};
+
+static int pt_irqoff_fn(void *arg)
+{
+	struct pt_irqoff_sub *s = arg;
+	struct pt_ctx *ctx = s->ctx;
+	unsigned long end = jiffies + msecs_to_jiffies(ctx->stall_ms);
+	struct rnd_state rnd;
+	unsigned long flags;
+	u32 i = 0;
+	int ret;
+
+	prandom_seed_state(&rnd, 77);
+	while (i < s->count) {
+		struct pt_obj *obj = &ctx->objs[s->first + i];
+
+		obj->submitter = 3;
+		obj->sub_idx = i;
+		obj->mode = pt_random_mode(ctx->modes, &rnd);
+		local_irq_save(flags);
+		s->irqs_off += irqs_disabled();
+		ret = pt_do_parallel(ctx, obj, pt_random_cpu(ctx->cb_mask, &rnd));
+		local_irq_restore(flags);
+		if (ret == -EINPROGRESS) {
+			atomic_inc(&ctx->accepted);
+			i++;
+		} else if (time_after(jiffies, end) || READ_ONCE(ctx->abort)) {
+			s->errors++;
+			break;
+		} else {
+			usleep_range(20, 100);
+		}
+	}
+	complete(&s->done);
+	return 0;
+}
+
+static void padata_test_softirq_submitters(struct kunit *test)
+{
+	const u32 per = 2000;
+	struct pt_softsub *soft;
+	struct pt_irqoff_sub *off;
+	struct task_struct *task;
+	struct pt_ctx *ctx;
+	int i;
+
+	ctx = pt_ctx_create(test, 0, NULL, 4 * per, 256);
+	ctx->modes = PT_ASYNC_MODES;
+	soft = kunit_kcalloc(test, 2, sizeof(*soft), GFP_KERNEL);
+	off = kunit_kzalloc(test, sizeof(*off), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, soft);
+	KUNIT_ASSERT_NOT_NULL(test, off);
+	for (i = 0; i < 2; i++) {
+		struct pt_softsub *s = &soft[i];
+
+		s->ctx = ctx;
+		s->index = 1 + i;
+		s->first = (1 + i) * per;
+		s->count = per;
+		s->tasklet = i == 1;
+		s->end = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+		prandom_seed_state(&s->rnd, 31 + i);
+		init_completion(&s->done);
+		timer_setup(&s->timer, pt_softsub_timer, 0);
+		tasklet_setup(&s->task, pt_softsub_tasklet);
+	}
+	off->ctx = ctx;
+	off->first = 3 * per;
+	off->count = per;
+	init_completion(&off->done);
+	task = kthread_run(pt_irqoff_fn, off, "pt_irqoff");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	for (i = 0; i < 2; i++)
+		mod_timer(&soft[i].timer, jiffies + 1);
+
+	/* A kthread submitter takes objects [0, per) meanwhile. */
+	ctx->nr = per;
+	pt_run_submitters(ctx, 1, NULL);
+	ctx->nr = 4 * per;
+	for (i = 0; i < 2; i++) {
+		if (!wait_for_completion_timeout(&soft[i].done,
+						 msecs_to_jiffies(2 * PT_WAIT_MS)))
+			KUNIT_FAIL(test, "softirq submitter %d did not finish", i);
+		del_timer_sync(&soft[i].timer);
+		tasklet_kill(&soft[i].task);
+		KUNIT_EXPECT_EQ(test, soft[i].errors, 0);
+		KUNIT_EXPECT_EQ(test, soft[i].in_softirq, (int)per);
+	}
+	if (!wait_for_completion_timeout(&off->done,
+					 msecs_to_jiffies(2 * PT_WAIT_MS))) {
+		KUNIT_FAIL(test, "irqs-off submitter did not finish");
+		ctx->stalled = true;
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, off->errors, 0);
+	KUNIT_EXPECT_EQ(test, off->irqs_off, (int)per);
+	pt_wait_all(ctx);
+	pt_verify(ctx, ctx->nr);
+}
+
+static void pt_chain_inner_parallel(struct padata_priv *padata)
+{
+	padata_do_serial(padata);
+}
+
+static void pt_chain_inner_serial(struct padata_priv *padata)
+{
+	struct pt_obj *inner = pt_obj(padata);
+
+	atomic_inc(&inner->ctx->nest_serialized);
+	padata_do_serial(inner->chain);
+}
+
+/*
+ * pcrypt's shape on one shared workqueue: A's parallel() submits to B,
+ * and B's serial() finishes A's object.
+ */
+static void padata_test_chain(struct kunit *test)
+{
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, 3000, 1000);
+	struct pt_obj *inner;
+	u32 i;
+
+	inner = kunit_kcalloc(test, ctx->nr, sizeof(*inner), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, inner);
+	/* Never full while A is not: parallel() cannot retry. */
+	ctx->nest_pinst = padnet_alloc_limit(cpu_online_mask, ctx->wq, 4096);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->nest_pinst);
+	padata_start(ctx->nest_pinst);
+	for (i = 0; i < ctx->nr; i++) {
+		inner[i].ctx = ctx;
+		inner[i].padata.parallel = pt_chain_inner_parallel;
+		inner[i].padata.serial = pt_chain_inner_serial;
+		inner[i].chain = &ctx->objs[i].padata;
+		ctx->objs[i].chain = &inner[i].padata;
+	}
+	ctx->modes = BIT(PT_CHAIN);
+	pt_run_submitters(ctx, 2, NULL);
+	pt_wait_all(ctx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->nest_err), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->nest_serialized), (int)ctx->nr);
+	pt_verify(ctx, ctx->nr);
+}
+
+struct pt_stop_sub {
+	struct pt_ctx *ctx;
+	u32 first, count;
+	u8 index;
+	int late_accepts;
+	struct completion done;
+};
+
+static int pt_stop_sub_fn(void *arg)
+{
+	struct pt_stop_sub *s = arg;
+	struct pt_ctx *ctx = s->ctx;
+	struct rnd_state rnd;
+	bool stopped;
+	u32 i = 0;
+	int ret;
+
+	prandom_seed_state(&rnd, 100 + s->index);
+	while (i < s->count && !READ_ONCE(ctx->abort)) {
+		struct pt_obj *obj = &ctx->objs[s->first + i];
+
+		obj->submitter = s->index;
+		obj->sub_idx = i;
+		obj->mode = pt_random_mode(ctx->modes, &rnd);
+		/* Pairs with the release after padata_stop() returned. */
+		stopped = smp_load_acquire(&ctx->stopped);
+		ret = pt_do_parallel(ctx, obj, pt_random_cpu(ctx->cb_mask, &rnd));
+		if (ret == -EINPROGRESS) {
+			atomic_inc(&ctx->accepted);
+			s->late_accepts += stopped;
+			i++;
+		} else if (ret == 0 && stopped) {
+			break;
+		} else {
+			cond_resched();
+		}
+	}
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * padata_stop() racing four submitters: once it returned nothing is
+ * accepted any more, and everything accepted before completes.
+ */
+static void padata_test_stop_vs_submitters(struct kunit *test)
+{
+	const u32 per = 5000;
+	struct pt_stop_sub *subs;
+	struct pt_ctx *ctx;
+	u32 i, accepted = 0, bad = 0;
+
+	ctx = pt_ctx_create(test, 0, NULL, 4 * per, 1000);
+	ctx->modes = PT_ASYNC_MODES;
+	subs = kunit_kcalloc(test, 4, sizeof(*subs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, subs);
+	for (i = 0; i < 4; i++) {
+		subs[i].ctx = ctx;
+		subs[i].index = i;
+		subs[i].first = i * per;
+		subs[i].count = per;
+		init_completion(&subs[i].done);
+		if (IS_ERR(kthread_run(pt_stop_sub_fn, &subs[i], "pt_stop/%u", i))) {
+			KUNIT_FAIL(test, "kthread_run failed");
+			complete(&subs[i].done);
+		}
+	}
+	/* Stop while they run: some objects in, some not. */
+	while (atomic_read(&ctx->accepted) < per / 2)
+		usleep_range(100, 200);
+	padata_stop(ctx->pinst);
+	smp_store_release(&ctx->stopped, true);
+	for (i = 0; i < 4; i++) {
+		if (!wait_for_completion_timeout(&subs[i].done,
+						 msecs_to_jiffies(PT_WAIT_MS))) {
+			KUNIT_FAIL(test, "submitter %u did not see the stop", i);
+			WRITE_ONCE(ctx->abort, true);
+			ctx->stalled = true;
+			return;
+		}
+		KUNIT_EXPECT_EQ(test, subs[i].late_accepts, 0);
+	}
+	pt_wait_all(ctx);
+	for (i = 0; i < ctx->nr; i++) {
+		int p = atomic_read(&ctx->objs[i].parallel_calls);
+		int q = atomic_read(&ctx->objs[i].serial_calls);
+
+		accepted += p == 1;
+		bad += p > 1 || q != p;
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, accepted, (u32)atomic_read(&ctx->accepted));
+	KUNIT_EXPECT_LT(test, accepted, ctx->nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->err_order), 0);
+}
+
 static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_checker_flags_reorder),
 	KUNIT_CASE(padata_test_fault_swap),
@@ -2239,6 +2562,9 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_hotplug_spares_other_instances),
 	KUNIT_CASE(padata_test_hotplug_rejoin_user_mask),
 	KUNIT_CASE(padata_test_stop_start),
+	KUNIT_CASE(padata_test_stop_vs_submitters),
+	KUNIT_CASE(padata_test_softirq_submitters),
+	KUNIT_CASE(padata_test_chain),
 	KUNIT_CASE(padata_test_two_instances),
 	KUNIT_CASE(padata_test_nested),
 	KUNIT_CASE(padata_test_free_after_last_serial),
