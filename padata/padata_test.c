@@ -2327,12 +2327,13 @@ static int pt_irqoff_fn(void *arg)
 		if (ret == -EINPROGRESS) {
 			atomic_inc(&ctx->accepted);
 			i++;
-		} else if (time_after(jiffies, end) || READ_ONCE(ctx->abort)) {
+			continue;
+		}
+		if (time_after(jiffies, end) || READ_ONCE(ctx->abort)) {
 			s->errors++;
 			break;
-		} else {
-			usleep_range(20, 100);
 		}
+		usleep_range(20, 100);
 	}
 	complete(&s->done);
 	return 0;
@@ -2476,11 +2477,11 @@ static int pt_stop_sub_fn(void *arg)
 			atomic_inc(&ctx->accepted);
 			s->late_accepts += stopped;
 			i++;
-		} else if (ret == 0 && stopped) {
-			break;
-		} else {
-			cond_resched();
+			continue;
 		}
+		if (ret == 0 && stopped)
+			break;
+		cond_resched();
 	}
 	complete(&s->done);
 	return 0;
@@ -2496,6 +2497,7 @@ static void padata_test_stop_vs_submitters(struct kunit *test)
 	struct pt_stop_sub *subs;
 	struct pt_ctx *ctx;
 	u32 i, accepted = 0, bad = 0;
+	unsigned long end;
 
 	ctx = pt_ctx_create(test, 0, NULL, 4 * per, 1000);
 	ctx->modes = PT_ASYNC_MODES;
@@ -2513,9 +2515,11 @@ static void padata_test_stop_vs_submitters(struct kunit *test)
 		}
 	}
 	/* Stop while they run: some objects in, some not. */
-	while (atomic_read(&ctx->accepted) < per / 2)
+	end = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+	while (atomic_read(&ctx->accepted) < per / 2 && time_before(jiffies, end))
 		usleep_range(100, 200);
 	padata_stop(ctx->pinst);
+	/* Pairs with the acquire in pt_stop_sub_fn(). */
 	smp_store_release(&ctx->stopped, true);
 	for (i = 0; i < 4; i++) {
 		if (!wait_for_completion_timeout(&subs[i].done,
