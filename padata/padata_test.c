@@ -92,6 +92,7 @@ struct pt_obj {
 	int ran_cpu;		/* where serial() ran */
 	atomic_t parallel_calls;
 	atomic_t serial_calls;
+	atomic_t finished;	/* PT_HOLD: the test called padata_do_serial() */
 	struct padata_priv *nested;	/* submitted to ctx->nest_pinst */
 	struct padata_priv *chain;	/* PT_CHAIN: the other instance's */
 	bool resubmit;		/* serial() submits ctx->extra (see ebusy_exact) */
@@ -147,6 +148,7 @@ struct pt_ctx {
 	atomic_t err_ser_ctx;
 	atomic_t err_ret;
 	atomic_t in_mode_ctx[PT_NR_MODES];	/* completions seen in context */
+	atomic_t in_hardirq;		/* IPI functions run in hard IRQ */
 	unsigned int stall_ms;		/* no progress for this long: stall */
 	unsigned int delay_us;		/* PT_DELAY's wait, if not 0 */
 	int overlaps;			/* churn events with objects in flight */
@@ -181,6 +183,24 @@ struct pt_priv {
 static struct pt_obj *pt_obj(struct padata_priv *padata)
 {
 	return container_of(padata, struct pt_obj, padata);
+}
+
+/* Completes a PT_HOLD object by hand, once. */
+static void pt_finish(struct pt_obj *obj)
+{
+	if (atomic_inc_return(&obj->finished) == 1)
+		padata_do_serial(&obj->padata);
+}
+
+/* After a failed assertion: objects the case held are let go. */
+static void pt_finish_held(struct pt_ctx *ctx)
+{
+	u32 i;
+
+	for (i = 0; i < ctx->nr; i++)
+		if (ctx->objs[i].mode == PT_HOLD &&
+		    atomic_read(&ctx->objs[i].parallel_calls))
+			pt_finish(&ctx->objs[i]);
 }
 
 static void pt_complete(struct pt_obj *obj, enum pt_mode ctx_ok)
@@ -222,11 +242,20 @@ static void pt_work_fn(struct work_struct *work)
 	pt_drain(&pc->work_list, PT_WORK, !in_interrupt());
 }
 
+/*
+ * An IPI's function runs in hard interrupt context, except when the
+ * target CPU was polling in its idle loop: then the sender sends no IPI
+ * and the idle task runs the function, interrupts off. Both count; the
+ * case asserts that the hard interrupt was seen too.
+ */
 static void pt_irq_fn(void *info)
 {
 	struct pt_percpu *pc = info;
 
-	pt_drain(&pc->irq_list, PT_IRQ, in_hardirq() && irqs_disabled());
+	if (in_hardirq())
+		atomic_inc(&pc->ctx->in_hardirq);
+	pt_drain(&pc->irq_list, PT_IRQ, irqs_disabled() &&
+		 (in_hardirq() || is_idle_task(current)));
 }
 
 /* A CPU of defer_mask other than this one, if there is one. */
@@ -414,6 +443,7 @@ static void pt_ctx_destroy(struct pt_ctx *ctx)
 	/* A case that failed half-way may have left objects parked. */
 	if (ctx->pinst && !ctx->stalled) {
 		pt_unpark(ctx, false);
+		pt_finish_held(ctx);
 		pt_wait_all(ctx);
 	}
 	if (ctx->stalled) {
@@ -1071,6 +1101,9 @@ static void padata_test_completion_context(struct kunit *test)
 	pt_verify(ctx, ctx->nr);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->in_mode_ctx[mode]),
 			(int)ctx->nr);
+	if (mode == PT_IRQ)
+		KUNIT_EXPECT_GT_MSG(test, atomic_read(&ctx->in_hardirq), 0,
+				    "no completion in hard interrupt context");
 }
 
 /* Parallel and serial context, and even spread over the mask's CPUs. */
@@ -1617,7 +1650,13 @@ static void padata_test_debugfs_counters(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, busy, 50U);
 	pt_wait_parked(ctx, limit);
-	pt_unpark(ctx, true);
+	/*
+	 * Newest first by submission, not by park_list, whose order is the
+	 * order parallel() ran on several CPUs: the oldest completes last.
+	 */
+	llist_del_all(&ctx->park_list);
+	for (i = limit; i-- > 0;)
+		padata_do_serial(&ctx->objs[i].padata);
 	pt_wait_all(ctx);
 	for (i = 150; i < nr; i++) {
 		ctx->objs[i].mode = PT_INLINE;
@@ -1681,11 +1720,22 @@ static bool pt_spin_wait(atomic_t *v, int want)
 	return true;
 }
 
+/* The same from process context: sleeps, so the work it waits for can run. */
+static bool pt_wait_count(atomic_t *v, int want)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(PT_SPIN_MS);
+
+	while (atomic_read(v) < want) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
 static void pt_complete_fn(void *info)
 {
-	struct pt_obj *obj = info;
-
-	padata_do_serial(&obj->padata);
+	pt_finish(info);
 }
 
 /* A CPU other than this one if there is one, else this one. */
@@ -1792,7 +1842,7 @@ static int pt_walk_kick(void *arg)
 {
 	struct pt_obj *obj = arg;
 
-	padata_do_serial(&obj->padata);
+	pt_finish(obj);
 	return 0;
 }
 
@@ -1827,9 +1877,9 @@ static void padata_test_walk_bound(struct kunit *test)
 		atomic_inc(&ctx->accepted);
 	}
 	for (i = 0; i < limit; i++)
-		KUNIT_ASSERT_TRUE(test, pt_spin_wait(&ctx->objs[i].parallel_calls, 1));
+		KUNIT_ASSERT_TRUE(test, pt_wait_count(&ctx->objs[i].parallel_calls, 1));
 	for (i = limit - 1; i > 0; i--)
-		padata_do_serial(&ctx->objs[i].padata);
+		pt_finish(&ctx->objs[i]);
 
 	w = pt_walks_hook(ctx, pt_extend_hook);
 	w->extend = nr - limit;
@@ -1918,14 +1968,14 @@ static void padata_test_race_release_vs_next(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, pt_do_parallel(ctx, &ctx->objs[i], cb),
 				-EINPROGRESS);
 		atomic_inc(&ctx->accepted);
-		KUNIT_ASSERT_TRUE(test, pt_spin_wait(&ctx->objs[i].parallel_calls, 1));
+		KUNIT_ASSERT_TRUE(test, pt_wait_count(&ctx->objs[i].parallel_calls, 1));
 	}
 	w = pt_walks_hook(ctx, pt_late_hook);
 	w->late = &ctx->objs[1];
 	preempt_disable();
 	w->late_cpu = pt_another_cpu(smp_processor_id());
 	preempt_enable();
-	padata_do_serial(&ctx->objs[0].padata);
+	pt_finish(&ctx->objs[0]);
 	pt_wait_all(ctx);
 	padnet_test_set_hook(ctx->pinst, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, w->fired, 1);
@@ -2025,7 +2075,7 @@ static void pt_unpark_reverse_fn(void *info)
 	u32 i;
 
 	for (i = ctx->nr; i-- > 0;)
-		padata_do_serial(&ctx->objs[i].padata);
+		pt_finish(&ctx->objs[i]);
 }
 
 /*
@@ -2058,7 +2108,7 @@ static void padata_test_ebusy_exact(struct kunit *test)
 		atomic_inc(&ctx->accepted);
 	}
 	for (i = 0; i < limit; i++)
-		KUNIT_ASSERT_TRUE(test, pt_spin_wait(&ctx->objs[i].parallel_calls, 1));
+		KUNIT_ASSERT_TRUE(test, pt_wait_count(&ctx->objs[i].parallel_calls, 1));
 	/* One walk on cb with interrupts off: serial() runs as one batch. */
 	smp_call_function_single(cb, pt_unpark_reverse_fn, ctx, 1);
 	pt_wait_all(ctx);
@@ -2261,11 +2311,11 @@ static void pt_softsub_run(struct pt_softsub *s)
 		obj->submitter = s->index;
 		obj->sub_idx = s->next;
 		obj->mode = pt_random_mode(ctx->modes, &s->rnd);
-		s->in_softirq += in_serving_softirq() && !in_hardirq();
 		ret = pt_do_parallel(ctx, obj,
 				     pt_random_cpu(ctx->cb_mask, &s->rnd));
 		if (ret != -EINPROGRESS)
 			break;
+		s->in_softirq += in_serving_softirq() && !in_hardirq();
 		atomic_inc(&ctx->accepted);
 		s->next++;
 	}
@@ -2321,8 +2371,8 @@ static int pt_irqoff_fn(void *arg)
 		obj->sub_idx = i;
 		obj->mode = pt_random_mode(ctx->modes, &rnd);
 		local_irq_save(flags);
-		s->irqs_off += irqs_disabled();
 		ret = pt_do_parallel(ctx, obj, pt_random_cpu(ctx->cb_mask, &rnd));
+		s->irqs_off += ret == -EINPROGRESS && irqs_disabled();
 		local_irq_restore(flags);
 		if (ret == -EINPROGRESS) {
 			atomic_inc(&ctx->accepted);
