@@ -610,8 +610,11 @@ static int pt_submit(struct pt_ctx *ctx, struct pt_obj *obj,
 			atomic_inc(&ctx->ebusy);
 		if (!retry || (ret != -EBUSY && ret != -EINVAL))
 			return ret;
-		if (READ_ONCE(ctx->abort) || time_after(jiffies, end))
+		if (READ_ONCE(ctx->abort) || time_after(jiffies, end)) {
+			/* The next submission would wait as long in vain. */
+			WRITE_ONCE(ctx->abort, true);
 			return -ETIMEDOUT;
+		}
 		if (ret == -EBUSY)
 			usleep_range(20, 100);
 		else
