@@ -50,10 +50,39 @@ void padnet_parallel_worker(struct work_struct *work)
 }
 
 /*
+ * Objects whose serial() returned, counted exactly: @done and what each
+ * serial worker has not added to it yet. For the slow path only: it reads
+ * every CPU's serial queue.
+ *
+ * @done is read first, with acquire: a worker zeroes its count before it
+ * adds it to @done, so no object is counted twice. Each count is read with
+ * acquire before the caller reads @seq, so every object counted was
+ * accepted before that read and the difference cannot underflow. Racing
+ * workers can only make the result smaller than the truth, never larger.
+ */
+static u32 padata_serialised(struct padata_instance *pinst)
+{
+	u32 done = atomic_read_acquire(&pinst->done);
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
+
+		/* Pairs with the release in padnet_serial_worker(). */
+		done += smp_load_acquire(&sq->unpublished);
+	}
+	return done;
+}
+
+/*
  * Takes the next sequence number unless @limit objects are in flight. An
- * object is in flight from acceptance until its serial() returned and the
- * serial worker counted it in @done (see PADATA_DONE_BATCH), so @done
- * never runs ahead and a reorder ring slot is never needed twice.
+ * object is in flight from acceptance until its serial() returned, so a
+ * reorder ring slot is never needed twice.
+ *
+ * The fast path compares with @done, which serial workers publish per
+ * batch (see PADATA_DONE_BATCH) and which so runs behind: only when that
+ * says full is the exact count taken, so no shared line is written per
+ * object and -EBUSY still means @limit objects in flight.
  *
  * @done is read before @seq, with acquire: every object @done counts was
  * accepted before, so @seq read afterwards is at least @done. Read the
@@ -67,9 +96,14 @@ static bool padata_get_seq(struct padata_instance *pinst, u32 *seq)
 
 	do {
 		done = atomic_read_acquire(&pinst->done);
+		padnet_test_point(pinst, PADNET_TP_SEQ, NULL);
 		cur = atomic_read(&pinst->seq);
-		if (cur - done >= pinst->limit)
-			return false;
+		if (cur - done >= pinst->limit) {
+			done = padata_serialised(pinst);
+			cur = atomic_read(&pinst->seq);
+			if (cur - done >= pinst->limit)
+				return false;
+		}
 	} while ((u32)atomic_cmpxchg(&pinst->seq, cur, cur + 1) != cur);
 
 	*seq = cur;
@@ -237,21 +271,13 @@ static void padata_percpu_free(struct padata_instance *pinst)
 	free_percpu(pinst->pqueue);
 }
 
-/**
- * padnet_alloc_limit - allocate an instance with a given in-flight limit
- * @cpumask: the CPUs for parallel() and the allowed callback CPUs.
- * @wq: a per-CPU (not WQ_UNBOUND) workqueue that runs both stages.
- * @limit: objects in flight before padata_do_parallel() returns -EBUSY.
- *
- * Like padata_alloc(), which uses the max_inflight module parameter.
- *
- * Context: process context; may sleep.
- * Return: the new, stopped instance, or NULL on failure or when @cpumask
- * has no online CPU.
+/*
+ * padata_alloc() with a given in-flight limit (the test hook
+ * padnet_alloc_limit() sets one per instance).
  */
-struct padata_instance *padnet_alloc_limit(const struct cpumask *cpumask,
-					   struct workqueue_struct *wq,
-					   unsigned int limit)
+struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
+					      struct workqueue_struct *wq,
+					      unsigned int limit)
 {
 	struct padata_instance *pinst;
 
@@ -271,6 +297,8 @@ struct padata_instance *padnet_alloc_limit(const struct cpumask *cpumask,
 		goto err_free_ring;
 	mutex_init(&pinst->lock);
 	padata_queues_init(pinst);
+	INIT_WORK(&pinst->reorder_work, padnet_reorder_worker);
+	padnet_test_init(pinst);
 	padnet_reorder_init(pinst, 0);
 	if (padnet_cpus_init(pinst, cpumask))
 		goto err_free_percpu;
@@ -287,7 +315,6 @@ err_free_pinst:
 err:
 	return NULL;
 }
-EXPORT_SYMBOL_NS_GPL(padnet_alloc_limit, PADNET_TEST);
 
 /**
  * padata_alloc - allocate a padata instance
@@ -305,14 +332,9 @@ EXPORT_SYMBOL_NS_GPL(padnet_alloc_limit, PADNET_TEST);
 struct padata_instance *padata_alloc(const struct cpumask *cpumask,
 				     struct workqueue_struct *wq)
 {
-	return padnet_alloc_limit(cpumask, wq, READ_ONCE(max_inflight));
+	return padnet_instance_alloc(cpumask, wq, READ_ONCE(max_inflight));
 }
 EXPORT_SYMBOL_GPL(padata_alloc);
-
-static bool padata_drained(struct padata_instance *pinst)
-{
-	return atomic_read_acquire(&pinst->done) == atomic_read(&pinst->seq);
-}
 
 /*
  * Waits until every accepted object's serial() returned, then until no
@@ -325,8 +347,11 @@ static void padata_drain(struct padata_instance *pinst)
 
 	WRITE_ONCE(pinst->draining, true);
 	smp_mb(); /* Pairs with the full barrier in padata_serial_done(). */
-	wait_var_event(&pinst->done, padata_drained(pinst));
+	wait_var_event(&pinst->done, padnet_drained(pinst));
 	synchronize_rcu();
+	padnet_test_flush(pinst);
+	/* Its last run may still be past its last release. */
+	flush_work(&pinst->reorder_work);
 	for_each_possible_cpu(cpu) {
 		flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work);
 		flush_work(&per_cpu_ptr(pinst->squeue, cpu)->work);
@@ -357,55 +382,6 @@ void padata_free(struct padata_instance *pinst)
 	kfree(pinst);
 }
 EXPORT_SYMBOL_GPL(padata_free);
-
-/**
- * padnet_test_preset_seq - move an idle instance's sequence space
- * @pinst: the instance, with no object in flight.
- * @seq: the sequence number the next accepted object gets.
- *
- * Test hook, e.g. to start just below the 32-bit wrap.
- *
- * Context: process context.
- * Return: 0, or -EBUSY if objects are in flight.
- */
-int padnet_test_preset_seq(struct padata_instance *pinst, u32 seq)
-{
-	int ret = -EBUSY;
-
-	mutex_lock(&pinst->lock);
-	if (padata_drained(pinst)) {
-		/* The last token holder may still be publishing the token. */
-		synchronize_rcu();
-		padnet_reorder_init(pinst, seq);
-		ret = 0;
-	}
-	mutex_unlock(&pinst->lock);
-	return ret;
-}
-EXPORT_SYMBOL_NS_GPL(padnet_test_preset_seq, PADNET_TEST);
-
-/**
- * padnet_test_set_reset_hook - run a function while the CPU set is swapped
- * @pinst: the instance.
- * @hook: called with the instance's mutex held while padata_do_parallel()
- *        returns -EBUSY for a mask change; NULL to remove it.
- * @arg: passed to @hook.
- *
- * Test hook for the -EBUSY-during-a-mask-change return code.
- *
- * Context: process context.
- */
-void padnet_test_set_reset_hook(struct padata_instance *pinst,
-				void (*hook)(struct padata_instance *pinst,
-					     void *arg),
-				void *arg)
-{
-	mutex_lock(&pinst->lock);
-	pinst->reset_hook = hook;
-	pinst->reset_hook_arg = arg;
-	mutex_unlock(&pinst->lock);
-}
-EXPORT_SYMBOL_NS_GPL(padnet_test_set_reset_hook, PADNET_TEST);
 
 static int __init padnet_module_init(void)
 {

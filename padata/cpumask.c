@@ -53,8 +53,7 @@ static void padata_cpus_publish(struct padata_instance *pinst,
 {
 	set_bit(PADNET_RESET, &pinst->flags);
 	rcu_assign_pointer(pinst->cpus, cpus);
-	if (pinst->reset_hook)
-		pinst->reset_hook(pinst, pinst->reset_hook_arg);
+	padnet_test_point(pinst, PADNET_TP_RESET, NULL);
 	synchronize_rcu();
 	clear_bit(PADNET_RESET, &pinst->flags);
 }
@@ -282,6 +281,11 @@ static int padata_cpu_online(unsigned int cpu, struct hlist_node *node)
  * does not either; flushing then completes whatever @cpu still held.
  * An instance whose mask has no online CPU left refuses every submission
  * with -EINVAL until one comes back.
+ *
+ * An instance whose CPU set does not contain @cpu keeps its set, so its
+ * submitters never see -EBUSY for it; @cpu can still run serial queues of
+ * objects in flight (their callback CPU left the mask), so those are
+ * rerouted and flushed all the same.
  */
 static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
@@ -292,9 +296,16 @@ static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	pinst = hlist_entry(node, struct padata_instance, cpuhp_node);
 	mutex_lock(&pinst->lock);
 	padata_route_squeues(pinst, cpu, pinst->scratch);
-	cpus = padata_cpus_spare(pinst);
-	padata_cpus_fill(cpus, pinst->user_mask, cpu);
-	padata_cpus_publish(pinst, cpus);
+	cpus = rcu_dereference_protected(pinst->cpus,
+					 lockdep_is_held(&pinst->lock));
+	if (cpumask_test_cpu(cpu, cpus->mask)) {
+		cpus = padata_cpus_spare(pinst);
+		padata_cpus_fill(cpus, pinst->user_mask, cpu);
+		padata_cpus_publish(pinst, cpus);
+	} else {
+		/* The token holder reads run_cpu under RCU. */
+		synchronize_rcu();
+	}
 	flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work);
 	for_each_cpu(i, pinst->scratch)
 		flush_work(&per_cpu_ptr(pinst->squeue, i)->work);

@@ -29,18 +29,13 @@ static int padata_cpumask_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/**
- * padnet_test_read_stats - sum an instance's per-CPU counters
- * @pinst: the instance.
- * @sum: where to store the sums; max_depth is the maximum instead.
- * @parallel: if not NULL, nr_cpu_ids entries for parallel() calls per CPU.
- *
- * The debugfs stats file prints exactly these values.
- *
- * Context: any context.
+/*
+ * Sums an instance's per-CPU counters into @sum (max_depth is the maximum
+ * instead) and, unless @parallel is NULL, stores nr_cpu_ids entries of
+ * parallel() calls per CPU there. The stats file prints these values.
  */
-void padnet_test_read_stats(struct padata_instance *pinst,
-			    struct padata_stats *sum, unsigned long *parallel)
+void padnet_stats_sum(struct padata_instance *pinst, struct padata_stats *sum,
+		      unsigned long *parallel)
 {
 	int cpu;
 
@@ -57,7 +52,6 @@ void padnet_test_read_stats(struct padata_instance *pinst,
 			parallel[cpu] = READ_ONCE(s->parallel);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(padnet_test_read_stats, PADNET_TEST);
 
 static int padata_stats_show(struct seq_file *m, void *v)
 {
@@ -65,7 +59,7 @@ static int padata_stats_show(struct seq_file *m, void *v)
 	struct padata_stats sum;
 	int cpu;
 
-	padnet_test_read_stats(pinst, &sum, NULL);
+	padnet_stats_sum(pinst, &sum, NULL);
 	seq_printf(m, "submitted %lu\n", sum.submitted);
 	seq_printf(m, "completed %lu\n", sum.completed);
 	seq_printf(m, "in_flight %lu\n", sum.submitted - sum.completed);
@@ -124,19 +118,6 @@ static const struct file_operations padata_cpumask_fops = {
 	.llseek = seq_lseek,
 	.release = single_release,
 };
-
-/**
- * padnet_test_debugfs_id - the debugfs directory number of an instance
- * @pinst: the instance.
- *
- * Context: any context.
- * Return: N for /sys/kernel/debug/padata/N, or -1 without a directory.
- */
-int padnet_test_debugfs_id(struct padata_instance *pinst)
-{
-	return pinst->debugfs ? pinst->id : -1;
-}
-EXPORT_SYMBOL_NS_GPL(padnet_test_debugfs_id, PADNET_TEST);
 
 /* debugfs is best effort: an instance works without its directory. */
 void padnet_debugfs_add(struct padata_instance *pinst)

@@ -14,6 +14,7 @@
 #ifndef _PADATA_INTERNAL_H
 #define _PADATA_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
@@ -65,12 +66,33 @@ struct padata_squeue {
 	struct work_struct work;
 	struct padata_instance *pinst;
 	int run_cpu;
+	/*
+	 * serial() calls returned but not yet added to padata_instance.done,
+	 * written by the work item after each one; read only by a submitter
+	 * that finds the instance full (padata_serialised()). Its own line:
+	 * the token holder writes @list from other CPUs.
+	 */
+	unsigned int unpublished ____cacheline_aligned_in_smp;
 };
 
 /*
  * struct padata_stats (padata_test_hooks.h): per-CPU counters, summed for
  * debugfs, each written only by its own CPU.
  */
+
+#ifdef PADNET_TEST_HOOKS
+/* Test builds only: the hook and the fault of padata_test_hooks.h. */
+struct padata_test_state {
+	padnet_test_hook_t hook;
+	void *arg;
+	enum padnet_test_fault fault;
+	unsigned int countdown;		/* releases to let pass first */
+	unsigned int delay_ms;
+	bool swap_pending;
+	struct padata_priv *held;	/* taken by SWAP or DROP */
+	struct delayed_work delay_work;
+};
+#endif
 
 struct padata_instance {
 	/* Read by every submitter, written only on configuration changes. */
@@ -95,6 +117,14 @@ struct padata_instance {
 	atomic_t done ____cacheline_aligned_in_smp;
 	bool draining;		/* padata_free() waits on @done */
 
+	/*
+	 * A token holder that released @limit objects and finds the next one
+	 * parked too leaves it in its slot, holding the token, for this work
+	 * item, which continues the walk from @reorder_resume.
+	 */
+	struct work_struct reorder_work;
+	struct padata_priv *reorder_resume;
+
 	/* Configuration, all guarded by @lock. */
 	struct mutex lock;
 	cpumask_var_t user_mask;
@@ -103,15 +133,26 @@ struct padata_instance {
 	struct hlist_node cpuhp_node;
 	struct dentry *debugfs;
 	int id;
-	void (*reset_hook)(struct padata_instance *pinst, void *arg);
-	void *reset_hook_arg;
+#ifdef PADNET_TEST_HOOKS
+	struct padata_test_state test;
+#endif
 };
 
 /* core.c */
 void padnet_parallel_worker(struct work_struct *work);
+struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
+					      struct workqueue_struct *wq,
+					      unsigned int limit);
+
+static inline bool padnet_drained(struct padata_instance *pinst)
+{
+	return atomic_read_acquire(&pinst->done) == atomic_read(&pinst->seq);
+}
 
 /* reorder.c */
 void padnet_serial_worker(struct work_struct *work);
+void padnet_reorder_worker(struct work_struct *work);
+void padnet_reorder_resume(struct padata_instance *pinst);
 void padnet_reorder_init(struct padata_instance *pinst, u32 seq);
 
 /* cpumask.c; padnet_cpus_init() also registers for hotplug */
@@ -127,5 +168,57 @@ void padnet_debugfs_init(void);
 void padnet_debugfs_exit(void);
 void padnet_debugfs_add(struct padata_instance *pinst);
 void padnet_debugfs_remove(struct padata_instance *pinst);
+void padnet_stats_sum(struct padata_instance *pinst, struct padata_stats *sum,
+		      unsigned long *parallel);
+
+/*
+ * What a token holder does with the due object. Only test builds ever do
+ * anything but release it (padnet_test_fault()).
+ */
+enum padata_step {
+	PADATA_STEP_RELEASE,
+	PADATA_STEP_TAKE,	/* clear the slot, do not release (fault) */
+	PADATA_STEP_STOP,	/* end the walk here, the work item resumes */
+};
+
+#ifdef PADNET_TEST_HOOKS
+/* test_hooks.c */
+void padnet_test_init(struct padata_instance *pinst);
+void padnet_test_flush(struct padata_instance *pinst);
+enum padata_step padnet_test_fault(struct padata_instance *pinst,
+				   struct padata_priv *padata);
+struct padata_priv *padnet_test_released(struct padata_instance *pinst);
+void padnet_test_release_held(struct padata_instance *pinst);
+
+static inline void padnet_test_point(struct padata_instance *pinst,
+				     enum padnet_test_point point,
+				     struct padata_priv *padata)
+{
+	/* Pairs with padnet_test_set_hook(): @arg is set first. */
+	padnet_test_hook_t hook = smp_load_acquire(&pinst->test.hook);
+
+	if (unlikely(hook))
+		hook(pinst, point, padata, pinst->test.arg);
+}
+#else
+/* Release builds: no hook, no fault, no symbol; these compile to nothing. */
+static inline void padnet_test_init(struct padata_instance *pinst) {}
+static inline void padnet_test_flush(struct padata_instance *pinst) {}
+static inline enum padata_step padnet_test_fault(struct padata_instance *pinst,
+						 struct padata_priv *padata)
+{
+	return PADATA_STEP_RELEASE;
+}
+
+static inline struct padata_priv *
+padnet_test_released(struct padata_instance *pinst)
+{
+	return NULL;
+}
+
+static inline void padnet_test_point(struct padata_instance *pinst,
+				     enum padnet_test_point point,
+				     struct padata_priv *padata) {}
+#endif
 
 #endif /* _PADATA_INTERNAL_H */

@@ -25,9 +25,9 @@
 #include "internal.h"
 
 /*
- * The serial worker publishes completions every this many objects: often
- * enough that a long batch does not hold submitters at -EBUSY, rarely
- * enough that the shared counter is not written per object.
+ * The serial worker adds to the shared completion count every this many
+ * objects, not per object; a submitter that finds the instance full
+ * counts the rest exactly (padata_serialised()).
  */
 #define PADATA_DONE_BATCH 32
 
@@ -64,6 +64,89 @@ static void padata_release(struct padata_instance *pinst,
 		queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
 }
 
+/* A test fault's object, released late on purpose; NULL in release builds. */
+static void padata_release_held(struct padata_instance *pinst,
+				struct padata_priv *padata)
+{
+	if (unlikely(padata))
+		padata_release(pinst, padata);
+}
+
+#ifdef PADNET_TEST_HOOKS
+/*
+ * Test builds: the faults of padnet_test_set_fault(). Called by the token
+ * holder only, so its fields need no atomics: the token hand-off orders
+ * one holder's writes before the next holder's reads.
+ */
+enum padata_step padnet_test_fault(struct padata_instance *pinst,
+				   struct padata_priv *padata)
+{
+	struct padata_test_state *t = &pinst->test;
+	/* Acquire: pairs with the release in padnet_test_set_fault(). */
+	enum padnet_test_fault fault = smp_load_acquire(&t->fault);
+
+	if (likely(fault == PADNET_FAULT_NONE))
+		return PADATA_STEP_RELEASE;
+	if (t->countdown) {
+		t->countdown--;
+		return PADATA_STEP_RELEASE;
+	}
+	WRITE_ONCE(t->fault, PADNET_FAULT_NONE);
+	switch (fault) {
+	case PADNET_FAULT_SWAP:
+		t->swap_pending = true;
+		fallthrough;
+	case PADNET_FAULT_DROP:
+		WRITE_ONCE(t->held, padata);
+		return PADATA_STEP_TAKE;
+	default:
+		/* The token stays with @padata until the delayed resume. */
+		WRITE_ONCE(pinst->reorder_resume, padata);
+		queue_delayed_work(pinst->wq, &t->delay_work,
+				   msecs_to_jiffies(t->delay_ms));
+		return PADATA_STEP_STOP;
+	}
+}
+
+/* After each release: a swapped object goes right after the next one. */
+struct padata_priv *padnet_test_released(struct padata_instance *pinst)
+{
+	struct padata_test_state *t = &pinst->test;
+
+	if (likely(!t->swap_pending))
+		return NULL;
+	t->swap_pending = false;
+	return xchg(&t->held, NULL);
+}
+
+/* Releases what a fault still holds, out of order; process context. */
+void padnet_test_release_held(struct padata_instance *pinst)
+{
+	rcu_read_lock_sched();
+	padata_release_held(pinst, xchg(&pinst->test.held, NULL));
+	rcu_read_unlock_sched();
+}
+
+static void padata_test_delay_worker(struct work_struct *work)
+{
+	struct padata_instance *pinst;
+
+	pinst = container_of(to_delayed_work(work), struct padata_instance,
+			     test.delay_work);
+	padnet_reorder_resume(pinst);
+}
+
+void padnet_test_init(struct padata_instance *pinst)
+{
+	INIT_DELAYED_WORK(&pinst->test.delay_work, padata_test_delay_worker);
+}
+
+void padnet_test_flush(struct padata_instance *pinst)
+{
+	flush_delayed_work(&pinst->test.delay_work);
+}
+#endif /* PADNET_TEST_HOOKS */
+
 /*
  * The reorder backlog a token holder cleared in one walk: the due object
  * and the objects parked behind it. Recorded once per walk in per-CPU
@@ -81,7 +164,15 @@ static void padata_note_depth(struct padata_instance *pinst, u32 depth)
 
 /*
  * Called by the token holder with @padata, the due object, still in its
- * ring slot. Returns with the token published in the first empty slot.
+ * ring slot. Returns with the token published in the first empty slot, or
+ * handed to the reorder work item.
+ *
+ * Objects completed during the walk (by an interrupt on this CPU, or on
+ * other CPUs while serial workers free room for new submissions) extend
+ * it, and it runs with preemption off. So one walk releases at most
+ * @limit objects, no more than could be parked when it began: if the next
+ * object is parked then too, it stays in its slot, the token with it,
+ * and the work item continues from there on this CPU.
  */
 static void padata_reorder(struct padata_instance *pinst,
 			   struct padata_priv *padata)
@@ -89,11 +180,29 @@ static void padata_reorder(struct padata_instance *pinst,
 	struct padata_priv **ring = pinst->ring;
 	u32 mask = pinst->ring_mask;
 	u32 first = padata->seq_nr, next = first;
+	enum padata_step step;
 
+	padnet_test_point(pinst, PADNET_TP_WALK, padata);
 	do {
+		step = next - first == pinst->limit ? PADATA_STEP_STOP :
+		       padnet_test_fault(pinst, padata);
+		if (step == PADATA_STEP_STOP) {
+			/* A test fault queues its own delayed resume. */
+			if (next - first == pinst->limit) {
+				/* Ordered before the work runs: queue_work(). */
+				WRITE_ONCE(pinst->reorder_resume, padata);
+				queue_work(pinst->wq, &pinst->reorder_work);
+			}
+			break;
+		}
 		WRITE_ONCE(ring[next & mask], NULL);
 		next++;
-		padata_release(pinst, padata);
+		if (step == PADATA_STEP_RELEASE) {
+			padnet_test_point(pinst, PADNET_TP_RELEASE, padata);
+			padata_release(pinst, padata);
+			padata_release_held(pinst, padnet_test_released(pinst));
+		}
+		padnet_test_point(pinst, PADNET_TP_NEXT, NULL);
 		/*
 		 * Full barrier: pairs with the xchg() in padata_do_serial().
 		 * When it fails it is unordered, but it returns the object
@@ -106,6 +215,24 @@ static void padata_reorder(struct padata_instance *pinst,
 	padata_note_depth(pinst, next - first);
 }
 
+/*
+ * Continues a walk that stopped with the token at pinst->reorder_resume.
+ * Not preemptible, for the same reason as padata_do_serial(); the RCU read
+ * section keeps @pinst alive as there, see padata_drain().
+ */
+void padnet_reorder_resume(struct padata_instance *pinst)
+{
+	rcu_read_lock_sched();
+	padata_reorder(pinst, READ_ONCE(pinst->reorder_resume));
+	rcu_read_unlock_sched();
+}
+
+void padnet_reorder_worker(struct work_struct *work)
+{
+	padnet_reorder_resume(container_of(work, struct padata_instance,
+					   reorder_work));
+}
+
 /**
  * padata_do_serial - report that an object's parallel work is finished
  * @padata: an object accepted by padata_do_parallel() whose parallel()
@@ -113,9 +240,8 @@ static void padata_reorder(struct padata_instance *pinst,
  *
  * serial() is then called on the object's callback CPU once every object
  * accepted before it has been reported too. If @padata is the next object
- * due, the caller releases it and every object parked behind it, so this
- * may take time proportional to the number of parked objects (at most the
- * instance's in-flight limit).
+ * due, the caller releases it and the objects parked behind it, at most
+ * the instance's in-flight limit of them; a work item releases the rest.
  *
  * Context: any context, including hard interrupts; does not sleep and
  * takes no lock.
@@ -142,10 +268,16 @@ void padata_do_serial(struct padata_priv *padata)
 }
 EXPORT_SYMBOL_GPL(padata_do_serial);
 
-static void padata_serial_done(struct padata_instance *pinst,
-			       unsigned int cnt)
+static void padata_serial_done(struct padata_squeue *sq, unsigned int cnt)
 {
+	struct padata_instance *pinst = sq->pinst;
+
 	this_cpu_add(pinst->stats->completed, cnt);
+	/*
+	 * Zeroed before @done grows, so that padata_serialised(), which reads
+	 * @done first, never counts these objects twice.
+	 */
+	WRITE_ONCE(sq->unpublished, 0);
 	/*
 	 * Fully ordered: serial() has returned before @done counts it, and
 	 * @draining is read after, pairing with smp_mb() in padata_drain().
@@ -174,12 +306,17 @@ void padnet_serial_worker(struct work_struct *work)
 		local_bh_disable();
 		padata->serial(padata);
 		local_bh_enable();
-		if (++cnt == PADATA_DONE_BATCH) {
-			padata_serial_done(sq->pinst, cnt);
+		/*
+		 * Release: a submitter that counts this object (acquire) is
+		 * ordered after serial() and after the walk freed its slot.
+		 */
+		smp_store_release(&sq->unpublished, ++cnt);
+		if (cnt == PADATA_DONE_BATCH) {
+			padata_serial_done(sq, cnt);
 			cnt = 0;
 		}
 		cond_resched();
 	}
 	if (cnt)
-		padata_serial_done(sq->pinst, cnt);
+		padata_serial_done(sq, cnt);
 }
