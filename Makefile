@@ -57,7 +57,7 @@ initramfs: modules tools
 	@rm -rf $(B)/root && mkdir -p $(B)/root/usr/local/bin $(B)/root/usr/lib/x86_64-linux-gnu/ip $(B)/root/selftests
 	@qemu-net/guest-modules.sh "$$(qemu-net/build-kernel.sh $(FLAVOUR))" $(B)/root \
 		$(B)/src/padata/*.ko $(B)/src/net/*.ko $(B)/src/selftests/modules/*.ko
-	@cp $(TOOLS)/seqcheck $(B)/root/usr/local/bin/
+	@cp $(TOOLS)/seqcheck $(TOOLS)/replayinject $(B)/root/usr/local/bin/
 	@cp $(TOOLS)/link_padtun.so $(B)/root/usr/lib/x86_64-linux-gnu/ip/
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/
 	@cp -a demo $(B)/root/

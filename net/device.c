@@ -122,9 +122,46 @@ static void padtun_copy_config(struct padtun_dev *pt,
 	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
 	pt->max_inflight = cfg->max_inflight;
-	pt->session = get_random_u32();
+	pt->session = padtun_session_next();
 	pt->tx_seq = 0;
 	padtun_replay_init(&pt->replay);
+	padtun_rx_keys_init(&pt->rx_keys);
+}
+
+static void padtun_key_label(struct padtun_key_label *label,
+			     sa_family_t family, const union padtun_addr *addr,
+			     __be16 port)
+{
+	memset(label, 0, sizeof(*label));
+	label->family = family == AF_INET ? 4 : 6;
+	label->port = port;
+	if (family == AF_INET)
+		memcpy(label->addr, &addr->v4, sizeof(addr->v4));
+	else
+		memcpy(label->addr, &addr->v6, sizeof(addr->v6));
+}
+
+/* Each direction's keys are named after its receiving end, as both ends
+ * see it: the sender by its remote address and port, the receiver by its
+ * local ones (keys.c).
+ */
+static int padtun_set_key_labels(struct padtun_dev *pt,
+				 struct netlink_ext_ack *extack)
+{
+	union padtun_addr local;
+	int ret;
+
+	ret = padtun_socket_local_addr(pt, &local);
+	if (ret) {
+		NL_SET_ERR_MSG(extack,
+			       "no route to the remote, so no local address for the keys");
+		return ret;
+	}
+	padtun_key_label(&pt->transform.tx_label, pt->ep.family,
+			 &pt->ep.remote, pt->ep.remote_port);
+	padtun_key_label(&pt->transform.rx_label, pt->ep.family, &local,
+			 pt->ep.local_port);
+	return 0;
 }
 
 /* The underlay path's MTU minus our overhead, unless the user gave one. */
@@ -143,6 +180,8 @@ static void padtun_destruct(struct net_device *dev)
 	struct padtun_dev *pt = netdev_priv(dev);
 
 	padtun_socket_detach(pt);
+	/* Its work submits to the rx queue. */
+	padtun_rx_keys_destroy(pt);
 	padtun_queue_destroy(&pt->rx);
 	/* tx serial() still sends: the socket goes after. */
 	padtun_queue_destroy(&pt->tx);
@@ -178,8 +217,13 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
 	if (!pt->dev->tstats)
 		goto err_stats;
+	if (cfg->transform->alg) {
+		ret = padtun_set_key_labels(pt, extack);
+		if (ret)
+			goto err_tstats;
+	}
 	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
-				    cfg->key_len, extack);
+				    cfg->key_len, pt->session, extack);
 	if (ret)
 		goto err_tstats;
 	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
@@ -216,6 +260,8 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	return 0;
 
 err_socket:
+	padtun_socket_detach(pt);
+	padtun_rx_keys_destroy(pt);
 	padtun_socket_release(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);

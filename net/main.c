@@ -5,6 +5,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <net/rtnetlink.h>
 
@@ -43,6 +44,8 @@ static void __exit padtun_exit(void)
 	/* Deletes every link; their destructors wait for padata to drain. */
 	rtnl_link_unregister(&padtun_link_ops);
 	padtun_knobs_exit();
+	/* Receive keys are freed by RCU callbacks queueing work here. */
+	rcu_barrier();
 	destroy_workqueue(padtun_wq);
 }
 

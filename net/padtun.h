@@ -11,6 +11,7 @@
 
 #include "queueing.h"
 #include "replay.h"
+#include "session.h"
 #include "stats.h"
 #include "transform.h"
 
@@ -39,7 +40,7 @@ struct padtun_dev {
 	/* Set by newlink before the device is registered, then read-only. */
 	struct padtun_endpoints ep;
 	bool key_set;
-	u32 session;			/* random: the nonce prefix we send */
+	u64 session;			/* ours, sending: keys.c */
 	struct padtun_transform transform;
 	unsigned int pkt_size;		/* struct padtun_pkt + aead request */
 
@@ -55,6 +56,7 @@ struct padtun_dev {
 	struct padtun_queue rx;
 	u64 tx_seq;			/* guarded by the netdev tx lock (no LLTX) */
 	struct padtun_replay replay;
+	struct padtun_rx_keys rx_keys;
 
 	/* Released only after both padata instances are freed. */
 	struct socket *sock;
@@ -99,5 +101,6 @@ extern const struct padtun_queue_ops padtun_tx_ops;
 
 /* receive.c */
 extern const struct padtun_queue_ops padtun_rx_ops;
+unsigned int padtun_rx_backlog_max(struct padtun_dev *pt);
 
 #endif /* _PADTUN_PADTUN_H */

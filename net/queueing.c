@@ -11,6 +11,7 @@
 #include "knobs.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "session.h"
 
 /* How long changelink waits for the packets in flight to come out. */
 #define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
@@ -29,6 +30,7 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 static void padtun_pkt_free(struct padtun_pkt *pkt)
 {
 	kfree_skb(pkt->skb);
+	padtun_rx_key_put(pkt->rx_key);
 	kfree(pkt);
 }
 
@@ -120,6 +122,8 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 	};
 	pkt->queue = q;
 	pkt->skb = skb;
+	pkt->aead = NULL;
+	pkt->rx_key = NULL;
 	return pkt;
 }
 
@@ -180,6 +184,17 @@ static void padtun_queue_retry_later(struct padtun_queue *q)
 static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
 	padtun_stat_inc(q->pt, q->ops->stat_dropped);
+	padtun_pkt_free(pkt);
+}
+
+/**
+ * padtun_pkt_discard - free a packet that never reached padata
+ * @pkt: from padtun_pkt_alloc()
+ * @stat: the counter that says why
+ */
+void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat)
+{
+	padtun_stat_inc(pkt->queue->pt, stat);
 	padtun_pkt_free(pkt);
 }
 

@@ -18,6 +18,7 @@
 #include "padtun.h"
 #include "queueing.h"
 #include "replay.h"
+#include "session.h"
 #include "socket.h"
 
 /* A point-to-point link: only the configured remote may talk to us. */
@@ -47,7 +48,7 @@ static bool padtun_rx_header_ok(struct padtun_dev *pt, struct sk_buff *skb)
 /* The wire cannot be told to wait: hold enough to ride out a changelink
  * pause or a burst beyond the in-flight limit, then drop.
  */
-static unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
+unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
 {
 	return max_t(u32, 2 * READ_ONCE(pt->max_inflight), 2048);
 }
@@ -89,9 +90,12 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	 */
 	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
-	pkt->session = ntohl(hdr->session);
+	pkt->session = be64_to_cpu(hdr->session);
 	pkt->seq = be64_to_cpu(hdr->seq);
-	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	if (likely(pt->transform.aead))
+		padtun_rx_submit(pt, pkt);
+	else
+		padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
 	return 0;
 
 drop:
@@ -221,7 +225,13 @@ static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 	case PADTUN_REPLAY_TOO_OLD:
 		padtun_stat_inc(pt, PADTUN_STAT_RX_TOO_OLD);
 		goto drop;
+	case PADTUN_REPLAY_OLD_SESSION:
+		/* Authenticated under a key that was current once. */
+		padtun_stat_inc(pt, PADTUN_STAT_RX_OLD_SESSION);
+		goto drop;
 	}
+	if (pkt->rx_key)
+		padtun_rx_session_authenticated(pt, pkt);
 	padtun_rx_deliver(pt, skb, pkt->len);
 	return;
 
