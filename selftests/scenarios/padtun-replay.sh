@@ -24,10 +24,13 @@ link_up() {
 		padtun_up
 }
 
-# counters: the ones the attack may move, on one line.
+# counters: the ones the attack may move, on one line (0 if absent).
 counters() {
-	echo "$(stat rx_delivered) $(stat tx_sent) $(stat rx_replayed)" \
-	     "$(stat rx_own_session) $(stat rx_old_session) $(stat rx_auth_failed)"
+	for c in rx_delivered tx_sent rx_replayed rx_own_session \
+		 rx_old_session rx_auth_failed; do
+		v=$(stat $c)
+		printf '%s ' "${v:-0}"
+	done
 }
 
 # attack ROUND REPLAYED OWN OLD: b sends the capture N times each way
