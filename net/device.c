@@ -112,6 +112,7 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
 	pt->cpus_str = str;
 	cpumask_copy(pt->cpus, cpus);
 	WRITE_ONCE(pt->cb_cpu, cb_cpu);
+	WRITE_ONCE(pt->cb_cpu_now, cb_cpu);
 	return 0;
 }
 
@@ -126,6 +127,7 @@ static void padtun_copy_config(struct padtun_dev *pt,
 	pt->tx_seq = 0;
 	padtun_replay_init(&pt->replay);
 	padtun_rx_keys_init(&pt->rx_keys);
+	padtun_hotplug_init_dev(pt);
 }
 
 static void padtun_key_label(struct padtun_key_label *label,
@@ -179,6 +181,7 @@ static void padtun_destruct(struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 
+	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
 	/* Its work submits to the rx queue. */
 	padtun_rx_keys_destroy(pt);
@@ -251,14 +254,19 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 		goto err_rx;
 	if (!cfg->mtu_given)
 		padtun_set_default_mtu(pt);
+	ret = padtun_hotplug_add(pt);
+	if (ret)
+		goto err_socket;
 
 	ret = register_netdevice(pt->dev);
 	if (ret)
-		goto err_socket;
+		goto err_hotplug;
 	/* Only now: register_netdevice would call it on its own failure. */
 	pt->dev->priv_destructor = padtun_destruct;
 	return 0;
 
+err_hotplug:
+	padtun_hotplug_remove(pt);
 err_socket:
 	padtun_socket_detach(pt);
 	padtun_rx_keys_destroy(pt);

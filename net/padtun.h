@@ -49,8 +49,15 @@ struct padtun_dev {
 	 */
 	cpumask_var_t cpus;
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
-	int cb_cpu;
+	int cb_cpu;			/* as configured */
 	u32 max_inflight;
+	/* The callback CPU in use: cb_cpu, or while that is offline another
+	 * of @cpus (hotplug.c). Written under RTNL with both queues paused
+	 * and empty, read by the datapath with READ_ONCE.
+	 */
+	int cb_cpu_now;
+	struct hlist_node cpuhp_node;
+	struct delayed_work hotplug_work;
 
 	struct padtun_queue tx;
 	struct padtun_queue rx;
@@ -87,6 +94,14 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 			 int cb_cpu, u32 max_inflight,
 			 struct netlink_ext_ack *extack);
 void padtun_setup(struct net_device *dev);
+
+/* hotplug.c */
+int padtun_hotplug_init(void);
+void padtun_hotplug_exit(void);
+void padtun_hotplug_init_dev(struct padtun_dev *pt);
+int padtun_hotplug_add(struct padtun_dev *pt);
+void padtun_hotplug_remove(struct padtun_dev *pt);
+void padtun_hotplug_kick(struct padtun_dev *pt);
 
 /* netlink.c */
 int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],

@@ -131,14 +131,15 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
 	struct padtun_dev *pt = q->pt;
-	int ret;
+	int cb_cpu, ret;
 
 	if (atomic_read(&q->inflight) >= READ_ONCE(pt->max_inflight))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_inc(&q->inflight);
-	ret = padata_do_parallel(q->pinst, &pkt->padata, READ_ONCE(pt->cb_cpu));
+	cb_cpu = READ_ONCE(pt->cb_cpu_now);
+	ret = padata_do_parallel(q->pinst, &pkt->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
@@ -146,6 +147,12 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 	atomic_dec(&q->inflight);
 	if (ret == -EBUSY) {
 		padtun_stat_inc(pt, q->ops->stat_busy);
+		return -EAGAIN;
+	}
+	/* The callback CPU went offline: wait until hotplug.c moved it. */
+	if (ret == -EINVAL && !cpu_active(cb_cpu)) {
+		padtun_stat_inc(pt, q->ops->stat_busy);
+		padtun_hotplug_kick(pt);
 		return -EAGAIN;
 	}
 	return ret ?: -ESHUTDOWN;

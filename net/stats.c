@@ -32,6 +32,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_BYTES]		= "rx_delivered_bytes",
 	[PADTUN_STAT_RX_DROPPED]	= "rx_dropped",
 	[PADTUN_STAT_RX_STACK_DROPPED]	= "rx_stack_dropped",
+	[PADTUN_STAT_CB_CPU_MOVES]	= "cb_cpu_moves",
 };
 
 int padtun_stats_init(struct padtun_dev *pt)
