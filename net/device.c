@@ -166,10 +166,15 @@ static int padtun_set_key_labels(struct padtun_dev *pt,
 	return 0;
 }
 
-/* The underlay path's MTU minus our overhead, unless the user gave one. */
+/* The underlay path's MTU minus our overhead, unless the user gave one;
+ * a path at or below the overhead (mtu lock 40) gives the minimum, not a
+ * wrapped-around maximum.
+ */
 static void padtun_set_default_mtu(struct padtun_dev *pt)
 {
-	unsigned int mtu = padtun_socket_path_mtu(pt) - padtun_overhead(pt);
+	unsigned int path = padtun_socket_path_mtu(pt);
+	unsigned int overhead = padtun_overhead(pt);
+	unsigned int mtu = path > overhead ? path - overhead : 0;
 
 	pt->dev->mtu = clamp(mtu, pt->dev->min_mtu, pt->dev->max_mtu);
 }

@@ -109,7 +109,7 @@ static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
 	if (!rt) {
 		rt = padtun_route4(pt, &fl4);
 		if (IS_ERR(rt)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip4(&pt->dst_cache, &rt->dst, fl4.saddr);
@@ -159,7 +159,7 @@ static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
 	if (!dst) {
 		dst = padtun_route6(pt, &fl6);
 		if (IS_ERR(dst)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip6(&pt->dst_cache, dst, &fl6.saddr);

@@ -84,6 +84,16 @@ ok $? "the callback CPU moved into the new list"
 ip link del padtun0
 ok $? "ip link del padtun0"
 
+# A path MTU at or below the overhead gives the minimum MTU (68), not a
+# wrapped-around one. No traffic: the link is only created.
+ip route add 198.18.200.1/32 dev lo mtu lock 40 &&
+	ip link add padtun3 type padtun local 127.0.0.1 remote 198.18.200.1 port 5558 key $KEY
+ok $? "a link over a 40-byte path MTU is created"
+echo "# mtu over a 40-byte path: $(cat /sys/class/net/padtun3/mtu)"
+[ "$(cat /sys/class/net/padtun3/mtu)" = 68 ]
+ok $? "its MTU is the minimum, 68"
+ip link del padtun3; ip route del 198.18.200.1/32
+
 ip link add padtun1 type padtun local ::1 remote ::1 port 5556 transform none key 00 2> "$RESULTS/none.txt"
 ok $? "transform none over IPv6 ($(cat "$RESULTS/none.txt"))"
 ip link del padtun1
