@@ -42,7 +42,9 @@ refused "a UDP port is required" $BASE key $KEY
 refused "the remote address is required" local 127.0.0.1 port 5555 key $KEY
 refused "remote address must be a unicast address" local 127.0.0.1 remote 224.0.0.1 port 5555 key $KEY
 refused "same (address )?family" local 127.0.0.1 remote ::1 port 5555 key $KEY
-refused "maxinflight must be between 1 and 65536" $BASE port 5555 key $KEY maxinflight 0
+# Ranges the netlink policy states: the kernel's own message.
+refused "integer out of range" $BASE port 5555 key $KEY maxinflight 0
+refused "integer out of range" $BASE port 5555 key $KEY maxinflight 65537
 refused "local address is not configured" local 192.0.2.1 remote 127.0.0.2 port 5555 key $KEY
 
 # Link-level attributes come before "type", so not through refused().
