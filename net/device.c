@@ -189,8 +189,9 @@ static void padtun_destruct(struct net_device *dev)
 	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
 	/* Its work submits to the rx queue. */
-	padtun_rx_keys_destroy(pt);
+	padtun_rx_keys_stop(pt);
 	padtun_queue_destroy(&pt->rx);
+	padtun_rx_keys_release(pt);
 	/* tx serial() still sends: the socket goes after. */
 	padtun_queue_destroy(&pt->tx);
 	padtun_socket_release(pt);
@@ -274,11 +275,12 @@ err_hotplug:
 	padtun_hotplug_remove(pt);
 err_socket:
 	padtun_socket_detach(pt);
-	padtun_rx_keys_destroy(pt);
+	padtun_rx_keys_stop(pt);
 	padtun_socket_release(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
 	padtun_queue_destroy(&pt->tx);
+	padtun_rx_keys_release(pt);
 	goto err_dst_cache;
 err_rx_padata:
 	padtun_queue_destroy(&pt->tx);

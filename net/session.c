@@ -214,22 +214,29 @@ void padtun_rx_session_authenticated(struct padtun_dev *pt,
 				     struct padtun_pkt *pkt)
 {
 	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_rx_key *cur, *next, *old = NULL;
+	struct padtun_rx_key *key = pkt->rx_key, *cur, *next;
+	struct padtun_rx_key *old_cur = NULL, *old_next = NULL;
 
-	if (likely(rcu_access_pointer(k->cur) == pkt->rx_key))
+	if (likely(rcu_access_pointer(k->cur) == key))
 		return;
 
 	spin_lock(&k->lock);
 	cur = rcu_dereference_protected(k->cur, lockdep_is_held(&k->lock));
 	next = rcu_dereference_protected(k->next, lockdep_is_held(&k->lock));
-	if (next == pkt->rx_key && (!cur || next->session > cur->session)) {
-		/* next's reference moves to cur; cur's goes. */
-		old = cur;
-		rcu_assign_pointer(k->cur, next);
-		RCU_INIT_POINTER(k->next, NULL);
+	/* Usually next; or a key that next no longer holds (another new
+	 * session took its place) but that packets still did.
+	 */
+	if ((!cur || key->session > cur->session) && padtun_rx_key_get(key)) {
+		old_cur = cur;
+		rcu_assign_pointer(k->cur, key);
+		if (next && next->session <= key->session) {
+			old_next = next;
+			RCU_INIT_POINTER(k->next, NULL);
+		}
 	}
 	spin_unlock(&k->lock);
-	padtun_rx_key_put(old);
+	padtun_rx_key_put(old_cur);
+	padtun_rx_key_put(old_next);
 }
 
 void padtun_rx_keys_init(struct padtun_rx_keys *k)
@@ -244,13 +251,13 @@ void padtun_rx_keys_init(struct padtun_rx_keys *k)
 }
 
 /**
- * padtun_rx_keys_destroy - drop the keys and what waited for one
+ * padtun_rx_keys_stop - stop deriving, drop what waited for a key
  * @pt: the device; its receive hook is detached, so nothing new comes
  *
  * Context: process, before the rx queue is destroyed (the derive work
  * submits to it).
  */
-void padtun_rx_keys_destroy(struct padtun_dev *pt)
+void padtun_rx_keys_stop(struct padtun_dev *pt)
 {
 	struct padtun_rx_keys *k = &pt->rx_keys;
 	struct padtun_pkt *pkt, *tmp;
@@ -263,6 +270,19 @@ void padtun_rx_keys_destroy(struct padtun_dev *pt)
 	}
 	k->pending_len = 0;
 	local_bh_enable();
+}
+
+/**
+ * padtun_rx_keys_release - drop the current and candidate keys
+ * @pt: the device
+ *
+ * Context: process, after the rx queue is destroyed: no serial() can make
+ * a key current any more.
+ */
+void padtun_rx_keys_release(struct padtun_dev *pt)
+{
+	struct padtun_rx_keys *k = &pt->rx_keys;
+
 	padtun_rx_key_put(rcu_dereference_protected(k->cur, 1));
 	padtun_rx_key_put(rcu_dereference_protected(k->next, 1));
 	RCU_INIT_POINTER(k->cur, NULL);

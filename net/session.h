@@ -44,7 +44,8 @@ struct padtun_rx_keys {
 };
 
 void padtun_rx_keys_init(struct padtun_rx_keys *k);
-void padtun_rx_keys_destroy(struct padtun_dev *pt);
+void padtun_rx_keys_stop(struct padtun_dev *pt);
+void padtun_rx_keys_release(struct padtun_dev *pt);
 void padtun_rx_key_put(struct padtun_rx_key *key);
 void padtun_rx_submit(struct padtun_dev *pt, struct padtun_pkt *pkt);
 void padtun_rx_session_authenticated(struct padtun_dev *pt,
