@@ -112,6 +112,7 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
 	pt->cpus_str = str;
 	cpumask_copy(pt->cpus, cpus);
 	WRITE_ONCE(pt->cb_cpu, cb_cpu);
+	WRITE_ONCE(pt->cb_cpu_now, cb_cpu);
 	return 0;
 }
 
@@ -122,15 +123,58 @@ static void padtun_copy_config(struct padtun_dev *pt,
 	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
 	pt->max_inflight = cfg->max_inflight;
-	pt->session = get_random_u32();
+	pt->session = padtun_session_next();
 	pt->tx_seq = 0;
 	padtun_replay_init(&pt->replay);
+	padtun_rx_keys_init(&pt->rx_keys);
+	padtun_hotplug_init_dev(pt);
 }
 
-/* The underlay path's MTU minus our overhead, unless the user gave one. */
+static void padtun_key_label(struct padtun_key_label *label,
+			     sa_family_t family, const union padtun_addr *addr,
+			     __be16 port)
+{
+	memset(label, 0, sizeof(*label));
+	label->family = family == AF_INET ? 4 : 6;
+	label->port = port;
+	if (family == AF_INET)
+		memcpy(label->addr, &addr->v4, sizeof(addr->v4));
+	else
+		memcpy(label->addr, &addr->v6, sizeof(addr->v6));
+}
+
+/* Each direction's keys are named after its receiving end, as both ends
+ * see it: the sender by its remote address and port, the receiver by its
+ * local ones (keys.c).
+ */
+static int padtun_set_key_labels(struct padtun_dev *pt,
+				 struct netlink_ext_ack *extack)
+{
+	union padtun_addr local;
+	int ret;
+
+	ret = padtun_socket_local_addr(pt, &local);
+	if (ret) {
+		NL_SET_ERR_MSG(extack,
+			       "no route to the remote, so no local address for the keys");
+		return ret;
+	}
+	padtun_key_label(&pt->transform.tx_label, pt->ep.family,
+			 &pt->ep.remote, pt->ep.remote_port);
+	padtun_key_label(&pt->transform.rx_label, pt->ep.family, &local,
+			 pt->ep.local_port);
+	return 0;
+}
+
+/* The underlay path's MTU minus our overhead, unless the user gave one;
+ * a path at or below the overhead (mtu lock 40) gives the minimum, not a
+ * wrapped-around maximum.
+ */
 static void padtun_set_default_mtu(struct padtun_dev *pt)
 {
-	unsigned int mtu = padtun_socket_path_mtu(pt) - padtun_overhead(pt);
+	unsigned int path = padtun_socket_path_mtu(pt);
+	unsigned int overhead = padtun_overhead(pt);
+	unsigned int mtu = path > overhead ? path - overhead : 0;
 
 	pt->dev->mtu = clamp(mtu, pt->dev->min_mtu, pt->dev->max_mtu);
 }
@@ -142,8 +186,12 @@ static void padtun_destruct(struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 
+	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
+	/* Its work submits to the rx queue. */
+	padtun_rx_keys_stop(pt);
 	padtun_queue_destroy(&pt->rx);
+	padtun_rx_keys_release(pt);
 	/* tx serial() still sends: the socket goes after. */
 	padtun_queue_destroy(&pt->tx);
 	padtun_socket_release(pt);
@@ -178,8 +226,13 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
 	if (!pt->dev->tstats)
 		goto err_stats;
+	if (cfg->transform->alg) {
+		ret = padtun_set_key_labels(pt, extack);
+		if (ret)
+			goto err_tstats;
+	}
 	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
-				    cfg->key_len, extack);
+				    cfg->key_len, pt->session, extack);
 	if (ret)
 		goto err_tstats;
 	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
@@ -207,19 +260,27 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 		goto err_rx;
 	if (!cfg->mtu_given)
 		padtun_set_default_mtu(pt);
+	ret = padtun_hotplug_add(pt);
+	if (ret)
+		goto err_socket;
 
 	ret = register_netdevice(pt->dev);
 	if (ret)
-		goto err_socket;
+		goto err_hotplug;
 	/* Only now: register_netdevice would call it on its own failure. */
 	pt->dev->priv_destructor = padtun_destruct;
 	return 0;
 
+err_hotplug:
+	padtun_hotplug_remove(pt);
 err_socket:
+	padtun_socket_detach(pt);
+	padtun_rx_keys_stop(pt);
 	padtun_socket_release(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
 	padtun_queue_destroy(&pt->tx);
+	padtun_rx_keys_release(pt);
 	goto err_dst_cache;
 err_rx_padata:
 	padtun_queue_destroy(&pt->tx);

@@ -5,6 +5,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <net/rtnetlink.h>
 
@@ -26,12 +27,17 @@ static int __init padtun_init(void)
 	if (!padtun_wq)
 		return -ENOMEM;
 	padtun_knobs_init();
+	ret = padtun_hotplug_init();
+	if (ret)
+		goto err_knobs;
 
 	ret = rtnl_link_register(&padtun_link_ops);
 	if (ret)
-		goto err_knobs;
+		goto err_hotplug;
 	return 0;
 
+err_hotplug:
+	padtun_hotplug_exit();
 err_knobs:
 	padtun_knobs_exit();
 	destroy_workqueue(padtun_wq);
@@ -42,7 +48,10 @@ static void __exit padtun_exit(void)
 {
 	/* Deletes every link; their destructors wait for padata to drain. */
 	rtnl_link_unregister(&padtun_link_ops);
+	padtun_hotplug_exit();
 	padtun_knobs_exit();
+	/* Receive keys are freed by RCU callbacks queueing work here. */
+	rcu_barrier();
 	destroy_workqueue(padtun_wq);
 }
 

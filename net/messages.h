@@ -12,23 +12,22 @@
 #include <linux/udp.h>
 
 enum {
-	PADTUN_VERSION = 1,
+	/* 2: 64-bit sessions, a key per direction and session (keys.c). */
+	PADTUN_VERSION = 2,
 	PADTUN_TYPE_DATA = 1,
 };
 
-/* In front of every datagram. The whole header is the AEAD's associated
- * data, and its last 12 bytes (session, seq) are the AEAD nonce: session
- * is random per sending link, so the two directions, and a link re-created
- * with the same key, never share a nonce.
+/* In front of every datagram; the whole header is the AEAD's associated
+ * data. The session names the key the datagram was sealed with (derived
+ * from the configured key, the receiver's address and port, and the
+ * session: keys.c), so the sequence number alone is the nonce.
  */
 struct padtun_header {
 	u8 version;
 	u8 type;
 	__be16 reserved;
-	struct_group_attr(nonce, __packed,
-		__be32 session;
-		__be64 seq;
-	);
+	__be64 session;
+	__be64 seq;
 } __packed;
 
 #define PADTUN_NONCE_LEN	12

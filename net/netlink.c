@@ -37,24 +37,39 @@ static int padtun_validate_addr_len(const struct nlattr *attr,
 	return 0;
 }
 
+/* Beyond what the s16 bounds of NLA_POLICY_RANGE hold. */
+static struct netlink_range_validation padtun_max_inflight_range __ro_after_init = {
+	.min = 1,
+	.max = PADTUN_MAX_MAX_INFLIGHT,
+};
+
+/* What a policy can say, it says (the kernel checks it and reports it
+ * through extack); the rest (addresses, key length per transform, CPU
+ * lists, the callback CPU) is checked in padtun_validate(). Strict from the
+ * first attribute: padtun never had a liberal user.
+ */
 static const struct nla_policy padtun_policy[IFLA_PADTUN_MAX + 1] = {
+	[IFLA_PADTUN_UNSPEC] = { .strict_start_type = IFLA_PADTUN_UNSPEC + 1 },
 	[IFLA_PADTUN_LOCAL] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 						     padtun_validate_addr_len,
 						     sizeof(struct in6_addr)),
 	[IFLA_PADTUN_REMOTE] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
 						      padtun_validate_addr_len,
 						      sizeof(struct in6_addr)),
-	[IFLA_PADTUN_LOCAL_PORT] = { .type = NLA_BE16 },
-	[IFLA_PADTUN_REMOTE_PORT] = { .type = NLA_BE16 },
-	/* Length checked per transform in validate, for a clearer message. */
-	[IFLA_PADTUN_KEY] = { .type = NLA_BINARY },
+	[IFLA_PADTUN_LOCAL_PORT] = NLA_POLICY_MIN(NLA_BE16, 1),
+	[IFLA_PADTUN_REMOTE_PORT] = NLA_POLICY_MIN(NLA_BE16, 1),
+	/* At most the longest key; the exact length per transform in
+	 * validate, for a clearer message.
+	 */
+	[IFLA_PADTUN_KEY] = { .type = NLA_BINARY, .len = PADTUN_KEY_MAX },
 	[IFLA_PADTUN_KEY_SET] = { .type = NLA_REJECT,
 				  .reject_message = "key_set is read-only" },
 	[IFLA_PADTUN_TRANSFORM] = { .type = NLA_NUL_STRING,
 				    .len = PADTUN_TRANSFORM_NAME_MAX - 1 },
 	[IFLA_PADTUN_CPUS] = { .type = NLA_NUL_STRING, .len = 1023 },
 	[IFLA_PADTUN_CB_CPU] = { .type = NLA_U32 },
-	[IFLA_PADTUN_MAX_INFLIGHT] = { .type = NLA_U32 },
+	[IFLA_PADTUN_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &padtun_max_inflight_range),
 };
 
 /* Remote: a unicast host. Local: unicast or unspecified (any). */
@@ -111,24 +126,6 @@ static int padtun_validate_addrs(struct nlattr *data[],
 	if (local && remote && nla_len(local) != nla_len(remote)) {
 		NL_SET_ERR_MSG_ATTR(extack, local,
 				    "local and remote addresses must be of the same family");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int padtun_validate_ports(struct nlattr *data[],
-				 struct netlink_ext_ack *extack)
-{
-	if (data[IFLA_PADTUN_LOCAL_PORT] &&
-	    !nla_get_be16(data[IFLA_PADTUN_LOCAL_PORT])) {
-		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_LOCAL_PORT],
-				    "local port must not be 0");
-		return -EINVAL;
-	}
-	if (data[IFLA_PADTUN_REMOTE_PORT] &&
-	    !nla_get_be16(data[IFLA_PADTUN_REMOTE_PORT])) {
-		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_REMOTE_PORT],
-				    "remote port must not be 0");
 		return -EINVAL;
 	}
 	return 0;
@@ -215,23 +212,6 @@ static int padtun_validate_cpus(struct nlattr *data[],
 	return 0;
 }
 
-static int padtun_validate_max_inflight(struct nlattr *data[],
-					struct netlink_ext_ack *extack)
-{
-	struct nlattr *attr = data[IFLA_PADTUN_MAX_INFLIGHT];
-	u32 v;
-
-	if (!attr)
-		return 0;
-	v = nla_get_u32(attr);
-	if (v < 1 || v > PADTUN_MAX_MAX_INFLIGHT) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "maxinflight must be between 1 and 65536");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* Checks that need no device: run for both newlink and changelink. */
 static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
 			   struct netlink_ext_ack *extack)
@@ -263,13 +243,9 @@ static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
 
 	ret = padtun_validate_addrs(data, extack);
 	if (!ret)
-		ret = padtun_validate_ports(data, extack);
-	if (!ret)
 		ret = padtun_validate_crypto(data, extack);
 	if (!ret)
 		ret = padtun_validate_cpus(data, extack);
-	if (!ret)
-		ret = padtun_validate_max_inflight(data, extack);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 
 #include "queueing.h"
 #include "replay.h"
+#include "session.h"
 #include "stats.h"
 #include "transform.h"
 
@@ -39,7 +40,7 @@ struct padtun_dev {
 	/* Set by newlink before the device is registered, then read-only. */
 	struct padtun_endpoints ep;
 	bool key_set;
-	u32 session;			/* random: the nonce prefix we send */
+	u64 session;			/* ours, sending: keys.c */
 	struct padtun_transform transform;
 	unsigned int pkt_size;		/* struct padtun_pkt + aead request */
 
@@ -48,13 +49,21 @@ struct padtun_dev {
 	 */
 	cpumask_var_t cpus;
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
-	int cb_cpu;
+	int cb_cpu;			/* as configured */
 	u32 max_inflight;
+	/* The callback CPU in use: cb_cpu, or while that is offline another
+	 * of @cpus (hotplug.c). Written under RTNL with both queues paused
+	 * and empty, read by the datapath with READ_ONCE.
+	 */
+	int cb_cpu_now;
+	struct hlist_node cpuhp_node;
+	struct delayed_work hotplug_work;
 
 	struct padtun_queue tx;
 	struct padtun_queue rx;
 	u64 tx_seq;			/* guarded by the netdev tx lock (no LLTX) */
 	struct padtun_replay replay;
+	struct padtun_rx_keys rx_keys;
 
 	/* Released only after both padata instances are freed. */
 	struct socket *sock;
@@ -86,6 +95,14 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 			 struct netlink_ext_ack *extack);
 void padtun_setup(struct net_device *dev);
 
+/* hotplug.c */
+int padtun_hotplug_init(void);
+void padtun_hotplug_exit(void);
+void padtun_hotplug_init_dev(struct padtun_dev *pt);
+int padtun_hotplug_add(struct padtun_dev *pt);
+void padtun_hotplug_remove(struct padtun_dev *pt);
+void padtun_hotplug_kick(struct padtun_dev *pt);
+
 /* netlink.c */
 int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],
 			struct netlink_ext_ack *extack);
@@ -99,5 +116,6 @@ extern const struct padtun_queue_ops padtun_tx_ops;
 
 /* receive.c */
 extern const struct padtun_queue_ops padtun_rx_ops;
+unsigned int padtun_rx_backlog_max(struct padtun_dev *pt);
 
 #endif /* _PADTUN_PADTUN_H */

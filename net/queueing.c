@@ -11,6 +11,7 @@
 #include "knobs.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "session.h"
 
 /* How long changelink waits for the packets in flight to come out. */
 #define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
@@ -29,6 +30,7 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 static void padtun_pkt_free(struct padtun_pkt *pkt)
 {
 	kfree_skb(pkt->skb);
+	padtun_rx_key_put(pkt->rx_key);
 	kfree(pkt);
 }
 
@@ -120,6 +122,8 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 	};
 	pkt->queue = q;
 	pkt->skb = skb;
+	pkt->aead = NULL;
+	pkt->rx_key = NULL;
 	return pkt;
 }
 
@@ -127,14 +131,15 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
 	struct padtun_dev *pt = q->pt;
-	int ret;
+	int cb_cpu, ret;
 
 	if (atomic_read(&q->inflight) >= READ_ONCE(pt->max_inflight))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_inc(&q->inflight);
-	ret = padata_do_parallel(q->pinst, &pkt->padata, READ_ONCE(pt->cb_cpu));
+	cb_cpu = READ_ONCE(pt->cb_cpu_now);
+	ret = padata_do_parallel(q->pinst, &pkt->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
@@ -142,6 +147,12 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 	atomic_dec(&q->inflight);
 	if (ret == -EBUSY) {
 		padtun_stat_inc(pt, q->ops->stat_busy);
+		return -EAGAIN;
+	}
+	/* The callback CPU went offline: wait until hotplug.c moved it. */
+	if (ret == -EINVAL && !cpu_active(cb_cpu)) {
+		padtun_stat_inc(pt, q->ops->stat_busy);
+		padtun_hotplug_kick(pt);
 		return -EAGAIN;
 	}
 	return ret ?: -ESHUTDOWN;
@@ -180,6 +191,17 @@ static void padtun_queue_retry_later(struct padtun_queue *q)
 static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
 	padtun_stat_inc(q->pt, q->ops->stat_dropped);
+	padtun_pkt_free(pkt);
+}
+
+/**
+ * padtun_pkt_discard - free a packet that never reached padata
+ * @pkt: from padtun_pkt_alloc()
+ * @stat: the counter that says why
+ */
+void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat)
+{
+	padtun_stat_inc(pkt->queue->pt, stat);
 	padtun_pkt_free(pkt);
 }
 

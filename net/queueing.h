@@ -18,8 +18,10 @@
 
 #include "stats.h"
 
+struct crypto_aead;
 struct padtun_dev;
 struct padtun_queue;
+struct padtun_rx_key;
 
 #define PADTUN_MAX_SG	(MAX_SKB_FRAGS + 2)
 
@@ -37,8 +39,10 @@ struct padtun_pkt {
 	struct padtun_queue *queue;
 	struct sk_buff *skb;		/* NULL once finish() consumed it */
 	void (*crypto_done)(struct padtun_pkt *pkt, int err);
+	struct crypto_aead *aead;	/* the key of its direction and session */
+	struct padtun_rx_key *rx_key;	/* rx: holds a reference on aead */
 	u64 seq;
-	u32 session;
+	u64 session;
 	unsigned int len;		/* inner bytes, for the counters */
 	int err;			/* outcome of the parallel stage */
 	bool encrypt;			/* for crypto_work */
@@ -98,6 +102,7 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
 			 unsigned int backlog_max);
 void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err);
+void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat);
 
 unsigned int padtun_queue_len(struct padtun_queue *q);
 int padtun_queue_pause(struct padtun_queue *q);

@@ -18,6 +18,7 @@
 #include "padtun.h"
 #include "queueing.h"
 #include "replay.h"
+#include "session.h"
 #include "socket.h"
 
 /* A point-to-point link: only the configured remote may talk to us. */
@@ -28,26 +29,30 @@ static bool padtun_rx_from_peer(struct padtun_dev *pt, struct sk_buff *skb)
 	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &pt->ep.remote.v6);
 }
 
-/* Only the header: the rest is for parallel() to check, after the tag. */
-static bool padtun_rx_header_ok(struct padtun_dev *pt, struct sk_buff *skb)
+/* Only the header: the rest is for parallel() to check, after the tag.
+ * Returns why it is refused, or SKB_NOT_DROPPED_YET.
+ */
+static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
+						   struct sk_buff *skb)
 {
 	const struct padtun_header *hdr;
 
 	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(*hdr)))
-		return false;
+		return SKB_DROP_REASON_PKT_TOO_SMALL;
 	__skb_pull(skb, sizeof(struct udphdr));
 	hdr = (const struct padtun_header *)skb->data;
-	return hdr->version == PADTUN_VERSION &&
-	       hdr->type == PADTUN_TYPE_DATA &&
-	       !hdr->reserved &&
-	       be64_to_cpu(hdr->seq) <= PADTUN_SEQ_MAX &&
-	       skb->len >= sizeof(*hdr) + pt->transform.tag_len;
+	if (hdr->version != PADTUN_VERSION || hdr->type != PADTUN_TYPE_DATA ||
+	    hdr->reserved || be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
+		return SKB_DROP_REASON_INVALID_PROTO;
+	if (skb->len < sizeof(*hdr) + pt->transform.tag_len)
+		return SKB_DROP_REASON_PKT_TOO_SMALL;
+	return SKB_NOT_DROPPED_YET;
 }
 
 /* The wire cannot be told to wait: hold enough to ride out a changelink
  * pause or a burst beyond the in-flight limit, then drop.
  */
-static unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
+unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
 {
 	return max_t(u32, 2 * READ_ONCE(pt->max_inflight), 2048);
 }
@@ -62,6 +67,7 @@ static unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
 int padtun_receive(struct sock *sk, struct sk_buff *skb)
 {
 	struct padtun_dev *pt = rcu_dereference_sk_user_data(sk);
+	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	const struct padtun_header *hdr;
 	struct padtun_pkt *pkt;
 
@@ -71,16 +77,22 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 
 	if (unlikely(!padtun_rx_from_peer(pt, skb))) {
 		padtun_stat_inc(pt, PADTUN_STAT_RX_WRONG_PEER);
+		/* Not for this socket, as a connected socket would filter. */
+		reason = SKB_DROP_REASON_SOCKET_FILTER;
 		goto drop;
 	}
-	if (unlikely(!padtun_rx_header_ok(pt, skb))) {
+	reason = padtun_rx_header_check(pt, skb);
+	if (unlikely(reason != SKB_NOT_DROPPED_YET)) {
 		padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
+		net_dbg_ratelimited("%s: malformed datagram from the peer (%u bytes)\n",
+				    pt->dev->name, skb->len);
 		goto drop;
 	}
 
 	pkt = padtun_pkt_alloc(&pt->rx, skb);
 	if (unlikely(!pkt)) {
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
+		reason = SKB_DROP_REASON_NOMEM;
 		goto drop;
 	}
 	/* The underlay's input route may be a noref dst, valid only in this
@@ -89,13 +101,16 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	 */
 	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
-	pkt->session = ntohl(hdr->session);
+	pkt->session = be64_to_cpu(hdr->session);
 	pkt->seq = be64_to_cpu(hdr->seq);
-	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	if (likely(pt->transform.aead))
+		padtun_rx_submit(pt, pkt);
+	else
+		padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
 	return 0;
 
 drop:
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 	return 0;
 }
 
@@ -200,11 +215,27 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
+	/* 6.1 has no drop reason for authentication or replay (nor can a
+	 * module add one): those are NOT_SPECIFIED, and told apart by the
+	 * counters. docs/padtun.rst lists the mapping.
+	 */
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
+
 	if (unlikely(pkt->err)) {
-		padtun_stat_inc(pt, pkt->err == -EBADMSG ?
-				PADTUN_STAT_RX_AUTH_FAILED :
-				pkt->err == -EPROTO ? PADTUN_STAT_RX_MALFORMED :
-				PADTUN_STAT_RX_DROPPED);
+		if (pkt->err == -EBADMSG) {
+			padtun_stat_inc(pt, PADTUN_STAT_RX_AUTH_FAILED);
+			net_dbg_ratelimited("%s: datagram failed authentication (session %llu, seq %llu)\n",
+					    pt->dev->name, pkt->session,
+					    pkt->seq);
+		} else if (pkt->err == -EPROTO) {
+			padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
+			reason = SKB_DROP_REASON_IP_INHDR;
+			net_dbg_ratelimited("%s: authenticated datagram with a bad inner packet\n",
+					    pt->dev->name);
+		} else {
+			padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
+			reason = SKB_DROP_REASON_NOMEM;
+		}
 		goto drop;
 	}
 
@@ -221,12 +252,18 @@ static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 	case PADTUN_REPLAY_TOO_OLD:
 		padtun_stat_inc(pt, PADTUN_STAT_RX_TOO_OLD);
 		goto drop;
+	case PADTUN_REPLAY_OLD_SESSION:
+		/* Authenticated under a key that was current once. */
+		padtun_stat_inc(pt, PADTUN_STAT_RX_OLD_SESSION);
+		goto drop;
 	}
+	if (pkt->rx_key)
+		padtun_rx_session_authenticated(pt, pkt);
 	padtun_rx_deliver(pt, skb, pkt->len);
 	return;
 
 drop:
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 }
 
 const struct padtun_queue_ops padtun_rx_ops = {

@@ -10,10 +10,15 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
+#include "padtun_test_export.h"
 #include "replay.h"
 
 #define PADTUN_REPLAY_WORDS	(PADTUN_REPLAY_BITS / BITS_PER_LONG)
 
+/**
+ * padtun_replay_init - an empty window, no session seen yet
+ * @r: the window
+ */
 void padtun_replay_init(struct padtun_replay *r)
 {
 	spin_lock_init(&r->lock);
@@ -22,11 +27,14 @@ void padtun_replay_init(struct padtun_replay *r)
 	r->top = 0;
 	bitmap_zero(r->bitmap, PADTUN_REPLAY_BITS);
 }
+EXPORT_SYMBOL_PADTUN_TEST(padtun_replay_init);
 
-/* The peer re-created its link: its sequence restarts under a new random
- * session, and only an authenticated packet gets here to say so.
+/* The peer re-created its link: its sequence restarts under a newer
+ * session, and only an authenticated packet gets here to say so. Sessions
+ * never go back, so the window forgets only what can never be admitted
+ * again.
  */
-static void padtun_replay_restart(struct padtun_replay *r, u32 session)
+static void padtun_replay_restart(struct padtun_replay *r, u64 session)
 {
 	r->started = true;
 	r->session = session;
@@ -37,19 +45,26 @@ static void padtun_replay_restart(struct padtun_replay *r, u32 session)
 /**
  * padtun_replay_check - classify a sequence number and remember it
  * @r: the window
- * @session: the sender's session from the header
+ * @session: the sender's session from the authenticated header
  * @seq: the sequence number; the caller refused anything above
  *	PADTUN_SEQ_MAX
+ *
+ * A session newer than the window's restarts the window; an older one is
+ * refused for good (PADTUN_REPLAY_OLD_SESSION).
  */
 enum padtun_replay_verdict padtun_replay_check(struct padtun_replay *r,
-					       u32 session, u64 seq)
+					       u64 session, u64 seq)
 {
 	const unsigned int shift = ilog2(BITS_PER_LONG);
 	enum padtun_replay_verdict verdict = PADTUN_REPLAY_LATE;
 	u64 counter = seq + 1, index, index_top, i, n;
 
 	spin_lock_bh(&r->lock);
-	if (unlikely(!r->started || session != r->session))
+	if (unlikely(r->started && session < r->session)) {
+		verdict = PADTUN_REPLAY_OLD_SESSION;
+		goto out;
+	}
+	if (unlikely(!r->started || session > r->session))
 		padtun_replay_restart(r, session);
 
 	if (counter + PADTUN_REPLAY_WINDOW < r->top) {
@@ -75,3 +90,4 @@ out:
 	spin_unlock_bh(&r->lock);
 	return verdict;
 }
+EXPORT_SYMBOL_PADTUN_TEST(padtun_replay_check);

@@ -17,6 +17,7 @@ enum padtun_replay_verdict {
 	PADTUN_REPLAY_LATE,		/* behind the newest, in window: accept */
 	PADTUN_REPLAY_DUPLICATE,	/* seen before: drop */
 	PADTUN_REPLAY_TOO_OLD,		/* left of the window: drop */
+	PADTUN_REPLAY_OLD_SESSION,	/* an earlier session than the window's */
 };
 
 struct padtun_replay {
@@ -25,13 +26,13 @@ struct padtun_replay {
 	 */
 	spinlock_t lock;
 	bool started;
-	u32 session;			/* the peer's; a new one restarts */
+	u64 session;			/* the peer's; only a newer one restarts */
 	u64 top;			/* highest accepted seq + 1, or 0 */
 	unsigned long bitmap[PADTUN_REPLAY_BITS / BITS_PER_LONG];
 };
 
 void padtun_replay_init(struct padtun_replay *r);
 enum padtun_replay_verdict padtun_replay_check(struct padtun_replay *r,
-					       u32 session, u64 seq);
+					       u64 session, u64 seq);
 
 #endif /* _PADTUN_REPLAY_H */

@@ -72,6 +72,7 @@ static bool padtun_tx_strip_link_header(struct sk_buff *skb)
 /* Called under the netdev tx lock: the order of calls is the seq order. */
 static void padtun_tx_submit(struct padtun_dev *pt, struct sk_buff *skb)
 {
+	enum skb_drop_reason reason = SKB_DROP_REASON_INVALID_PROTO;
 	struct padtun_pkt *pkt;
 
 	skb = skb_share_check(skb, GFP_ATOMIC);
@@ -85,8 +86,10 @@ static void padtun_tx_submit(struct padtun_dev *pt, struct sk_buff *skb)
 	 * receiver refuses anything above PADTUN_SEQ_MAX; only a fresh link
 	 * (new session) goes on.
 	 */
+	reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	if (unlikely(pt->tx_seq > PADTUN_SEQ_MAX))
 		goto drop;
+	reason = SKB_DROP_REASON_NOMEM;
 	pkt = padtun_pkt_alloc(&pt->tx, skb);
 	if (unlikely(!pkt))
 		goto drop;
@@ -97,7 +100,7 @@ static void padtun_tx_submit(struct padtun_dev *pt, struct sk_buff *skb)
 	return;
 
 drop:
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 drop_counted:
 	padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 }
@@ -115,7 +118,7 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	segs = skb_gso_segment(skb, 0);
 	if (IS_ERR(segs)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
-		kfree_skb(skb);
+		kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);
 		goto out;
 	}
 	if (!segs) {

@@ -109,7 +109,7 @@ static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
 	if (!rt) {
 		rt = padtun_route4(pt, &fl4);
 		if (IS_ERR(rt)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip4(&pt->dst_cache, &rt->dst, fl4.saddr);
@@ -159,7 +159,7 @@ static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
 	if (!dst) {
 		dst = padtun_route6(pt, &fl6);
 		if (IS_ERR(dst)) {
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			return -EHOSTUNREACH;
 		}
 		dst_cache_set_ip6(&pt->dst_cache, dst, &fl6.saddr);
@@ -193,6 +193,49 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 		return padtun_send6(pt, skb);
 #endif
 	return padtun_send4(pt, skb);
+}
+
+/**
+ * padtun_socket_local_addr - the address the peer sends to
+ * @pt: the device, endpoints set; the socket need not be open
+ * @addr: the configured local address, or else the source address routing
+ *	picks toward the remote now
+ *
+ * Return: 0, or -errno when there is no route to the remote.
+ */
+int padtun_socket_local_addr(struct padtun_dev *pt, union padtun_addr *addr)
+{
+	if (pt->ep.has_local) {
+		*addr = pt->ep.local;
+		return 0;
+	}
+	if (pt->ep.family == AF_INET) {
+		struct flowi4 fl4;
+		struct rtable *rt;
+
+		padtun_flow4(pt, &fl4);
+		rt = ip_route_output_key(pt->net, &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		ip_rt_put(rt);
+		addr->v4 = fl4.saddr;
+		return 0;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (pt->ep.family == AF_INET6) {
+		struct dst_entry *dst;
+		struct flowi6 fl6;
+
+		padtun_flow6(pt, &fl6);
+		dst = ipv6_stub->ipv6_dst_lookup_flow(pt->net, NULL, &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		dst_release(dst);
+		addr->v6 = fl6.saddr;
+		return 0;
+	}
+#endif
+	return -EAFNOSUPPORT;
 }
 
 /* The underlay's MTU toward the peer, for the default device MTU: the

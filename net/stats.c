@@ -24,11 +24,15 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_AUTH_FAILED]	= "rx_auth_failed",
 	[PADTUN_STAT_RX_REPLAYED]	= "rx_replayed",
 	[PADTUN_STAT_RX_TOO_OLD]	= "rx_too_old",
+	[PADTUN_STAT_RX_OWN_SESSION]	= "rx_own_session",
+	[PADTUN_STAT_RX_OLD_SESSION]	= "rx_old_session",
+	[PADTUN_STAT_RX_SESSION_BUSY]	= "rx_session_busy",
 	[PADTUN_STAT_RX_REORDERED]	= "rx_reordered_on_wire",
 	[PADTUN_STAT_RX_DELIVERED]	= "rx_delivered",
 	[PADTUN_STAT_RX_BYTES]		= "rx_delivered_bytes",
 	[PADTUN_STAT_RX_DROPPED]	= "rx_dropped",
 	[PADTUN_STAT_RX_STACK_DROPPED]	= "rx_stack_dropped",
+	[PADTUN_STAT_CB_CPU_MOVES]	= "cb_cpu_moves",
 };
 
 int padtun_stats_init(struct padtun_dev *pt)
@@ -120,7 +124,10 @@ void padtun_get_stats64(struct net_device *dev,
 	/* Not RX_STACK_DROPPED: the core counts those in rx_dropped itself. */
 	stats->rx_dropped = s[PADTUN_STAT_RX_DROPPED] +
 			    s[PADTUN_STAT_RX_REPLAYED] +
-			    s[PADTUN_STAT_RX_TOO_OLD];
+			    s[PADTUN_STAT_RX_TOO_OLD] +
+			    s[PADTUN_STAT_RX_OWN_SESSION] +
+			    s[PADTUN_STAT_RX_OLD_SESSION] +
+			    s[PADTUN_STAT_RX_SESSION_BUSY];
 }
 
 static int padtun_get_sset_count(struct net_device *dev, int sset)

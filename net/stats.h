@@ -23,11 +23,15 @@ enum padtun_stat {
 	PADTUN_STAT_RX_AUTH_FAILED,	/* tag did not verify */
 	PADTUN_STAT_RX_REPLAYED,	/* sequence number seen before */
 	PADTUN_STAT_RX_TOO_OLD,		/* sequence number left of the window */
+	PADTUN_STAT_RX_OWN_SESSION,	/* our own sending session: reflected */
+	PADTUN_STAT_RX_OLD_SESSION,	/* older than the peer's current session */
+	PADTUN_STAT_RX_SESSION_BUSY,	/* new session while another's key is derived */
 	PADTUN_STAT_RX_REORDERED,	/* late on the wire, still in window */
 	PADTUN_STAT_RX_DELIVERED,
 	PADTUN_STAT_RX_BYTES,
 	PADTUN_STAT_RX_DROPPED,		/* no memory, backlog full, stopped */
 	PADTUN_STAT_RX_STACK_DROPPED,	/* gro_cells refused: device down... */
+	PADTUN_STAT_CB_CPU_MOVES,	/* callback CPU moved for CPU hotplug */
 	PADTUN_STAT_GLOBAL_COUNT,
 	/* Shown per CPU rather than summed. */
 	PADTUN_STAT_TX_PARALLEL = PADTUN_STAT_GLOBAL_COUNT,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-packet crypto: an AEAD over the padtun header (associated data)
- * and the inner packet, in place in the skb, with the header's session and
- * sequence number as the 96-bit nonce.
+ * and the inner packet, in place in the skb, under the key of the packet's
+ * direction and session (keys.c), with its sequence number as the nonce.
  */
 
 #include <linux/netlink.h>
@@ -62,13 +62,59 @@ bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
 	return false;
 }
 
+/* A tfm keyed with the key of one direction and session. */
+static struct crypto_aead *padtun_transform_aead(struct padtun_transform *t,
+						 const struct padtun_key_label *label,
+						 u64 session)
+{
+	u8 key[PADTUN_DERIVED_KEY_MAX];
+	struct crypto_aead *aead;
+	int ret;
+
+	aead = crypto_alloc_aead(t->desc->alg, 0, 0);
+	if (IS_ERR(aead))
+		return aead;
+	ret = crypto_aead_setauthsize(aead, PADTUN_TAG_LEN);
+	if (ret)
+		goto err_free;
+	ret = -EINVAL;
+	if (crypto_aead_ivsize(aead) != PADTUN_NONCE_LEN)
+		goto err_free;
+	/* The packets are sized for the first tfm's requests. */
+	if (t->req_size &&
+	    sizeof(struct aead_request) + crypto_aead_reqsize(aead) > t->req_size)
+		goto err_free;
+	padtun_kdf_expand(key, t->key_len, t->prk, t->desc->name, label,
+			  session);
+	ret = crypto_aead_setkey(aead, key, t->key_len);
+	memzero_explicit(key, sizeof(key));
+	if (ret)
+		goto err_free;
+	return aead;
+
+err_free:
+	crypto_free_aead(aead);
+	return ERR_PTR(ret);
+}
+
+/**
+ * padtun_transform_init - derive the link's keys and set up the sending one
+ * @t: the transform; its labels are set already
+ * @desc: the transform chosen
+ * @key: the configured key; not kept (only what padtun_kdf_extract makes
+ *	of it)
+ * @key_len: its length, checked against @desc
+ * @tx_session: the session this link sends under
+ * @extack: for the reason of a failure
+ *
+ * Context: process (the crypto API allocates).
+ */
 int padtun_transform_init(struct padtun_transform *t,
 			  const struct padtun_transform_desc *desc,
-			  const u8 *key, unsigned int key_len,
+			  const u8 *key, unsigned int key_len, u64 tx_session,
 			  struct netlink_ext_ack *extack)
 {
 	struct crypto_aead *aead;
-	int ret;
 
 	t->desc = desc;
 	t->aead = NULL;
@@ -77,37 +123,42 @@ int padtun_transform_init(struct padtun_transform *t,
 	if (!desc->alg)
 		return 0;
 
-	aead = crypto_alloc_aead(desc->alg, 0, 0);
+	t->key_len = key_len;
+	padtun_kdf_extract(t->prk, key, key_len);
+	aead = padtun_transform_aead(t, &t->tx_label, tx_session);
 	if (IS_ERR(aead)) {
-		NL_SET_ERR_MSG(extack, "the transform's crypto algorithm is not available");
+		memzero_explicit(t->prk, sizeof(t->prk));
+		if (PTR_ERR(aead) == -ENOENT)
+			NL_SET_ERR_MSG(extack, "the transform's crypto algorithm is not available");
+		else
+			NL_SET_ERR_MSG(extack, "the crypto algorithm refused the key");
 		return PTR_ERR(aead);
-	}
-	ret = crypto_aead_setauthsize(aead, PADTUN_TAG_LEN);
-	if (ret)
-		goto err_free;
-	ret = crypto_aead_setkey(aead, key, key_len);
-	if (ret) {
-		NL_SET_ERR_MSG(extack, "the crypto algorithm refused the key");
-		goto err_free;
-	}
-	if (crypto_aead_ivsize(aead) != PADTUN_NONCE_LEN) {
-		ret = -EINVAL;
-		goto err_free;
 	}
 	t->aead = aead;
 	t->tag_len = PADTUN_TAG_LEN;
 	t->req_size = sizeof(struct aead_request) + crypto_aead_reqsize(aead);
 	return 0;
+}
 
-err_free:
-	crypto_free_aead(aead);
-	return ret;
+/**
+ * padtun_transform_rx_aead - a tfm for receiving a peer session
+ * @t: the device's transform (with an AEAD)
+ * @session: the peer's session
+ *
+ * Context: process (the crypto API allocates; gcm's setkey sleeps).
+ * Return: the tfm, or an ERR_PTR.
+ */
+struct crypto_aead *padtun_transform_rx_aead(struct padtun_transform *t,
+					     u64 session)
+{
+	return padtun_transform_aead(t, &t->rx_label, session);
 }
 
 void padtun_transform_destroy(struct padtun_transform *t)
 {
 	crypto_free_aead(t->aead);
 	t->aead = NULL;
+	memzero_explicit(t->prk, sizeof(t->prk));
 }
 
 /* The AEAD went asynchronous and is done now; -EINPROGRESS only says that a
@@ -147,7 +198,6 @@ static int padtun_transform_run(struct padtun_transform *t,
 				struct padtun_pkt *pkt, int nsg,
 				unsigned int crypt_len, bool encrypt)
 {
-	struct padtun_header *hdr = (struct padtun_header *)pkt->skb->data;
 	struct aead_request *req = padtun_pkt_req(pkt);
 	int ret;
 
@@ -156,13 +206,12 @@ static int padtun_transform_run(struct padtun_transform *t,
 	if (unlikely(ret < 0))
 		return ret;
 
-	/* Copied: in place, the AEAD is free to rewrite the header bytes. */
-	BUILD_BUG_ON(sizeof(hdr->nonce) != PADTUN_NONCE_LEN);
-	memcpy(pkt->iv, &hdr->nonce, PADTUN_NONCE_LEN);
-	aead_request_set_tfm(req, t->aead);
+	/* The key is the direction's and the session's: seq alone is new. */
+	padtun_nonce(pkt->iv, pkt->seq);
+	aead_request_set_tfm(req, pkt->aead);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  padtun_transform_complete, pkt);
-	aead_request_set_ad(req, sizeof(*hdr));
+	aead_request_set_ad(req, sizeof(struct padtun_header));
 	aead_request_set_crypt(req, pkt->sg, pkt->sg, crypt_len, pkt->iv);
 
 	if (unlikely(padtun_knob_async_crypto())) {
@@ -213,11 +262,12 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 	hdr->version = PADTUN_VERSION;
 	hdr->type = PADTUN_TYPE_DATA;
 	hdr->reserved = 0;
-	hdr->session = htonl(pkt->session);
+	hdr->session = cpu_to_be64(pkt->session);
 	hdr->seq = cpu_to_be64(pkt->seq);
 	if (!t->aead)
 		return 0;
 
+	pkt->aead = t->aead;
 	pskb_put(skb, trailer, t->tag_len);
 	return padtun_transform_run(t, pkt, nsg,
 				    skb->len - sizeof(*hdr) - t->tag_len, true);

@@ -5,6 +5,8 @@
 #include <crypto/aead.h>
 #include <linux/types.h>
 
+#include "keys.h"
+
 struct netlink_ext_ack;
 struct padtun_pkt;
 
@@ -24,19 +26,27 @@ const struct padtun_transform_desc *padtun_transform_find(const char *name);
 bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
 			     unsigned int len);
 
-/* Set up at creation, read-only afterwards; the tfm is shared by all CPUs. */
+/* Set up at creation, read-only afterwards; the tfms are shared by all
+ * CPUs. The receive side's tfms, one per peer session, are in session.c.
+ */
 struct padtun_transform {
 	const struct padtun_transform_desc *desc;
-	struct crypto_aead *aead;	/* NULL for "none" */
+	struct crypto_aead *aead;	/* our session's sending key; NULL: none */
+	unsigned int key_len;
 	unsigned int tag_len;
 	unsigned int req_size;		/* aead_request + its context */
+	u8 prk[PADTUN_PRK_LEN];		/* derives every key; wiped at destroy */
+	struct padtun_key_label tx_label;	/* the peer's end: we send */
+	struct padtun_key_label rx_label;	/* our end: we receive */
 };
 
 int padtun_transform_init(struct padtun_transform *t,
 			  const struct padtun_transform_desc *desc,
-			  const u8 *key, unsigned int key_len,
+			  const u8 *key, unsigned int key_len, u64 tx_session,
 			  struct netlink_ext_ack *extack);
 void padtun_transform_destroy(struct padtun_transform *t);
+struct crypto_aead *padtun_transform_rx_aead(struct padtun_transform *t,
+					     u64 session);
 
 /* Both return -EINPROGRESS when the AEAD went asynchronous: pkt->crypto_done
  * is then called later. Any other value is the final result.

@@ -42,7 +42,9 @@ refused "a UDP port is required" $BASE key $KEY
 refused "the remote address is required" local 127.0.0.1 port 5555 key $KEY
 refused "remote address must be a unicast address" local 127.0.0.1 remote 224.0.0.1 port 5555 key $KEY
 refused "same (address )?family" local 127.0.0.1 remote ::1 port 5555 key $KEY
-refused "maxinflight must be between 1 and 65536" $BASE port 5555 key $KEY maxinflight 0
+# Ranges the netlink policy states: the kernel's own message.
+refused "integer out of range" $BASE port 5555 key $KEY maxinflight 0
+refused "integer out of range" $BASE port 5555 key $KEY maxinflight 65537
 refused "local address is not configured" local 192.0.2.1 remote 127.0.0.2 port 5555 key $KEY
 
 # Link-level attributes come before "type", so not through refused().
@@ -83,6 +85,16 @@ ip -d link show padtun0 | grep -q "cbcpu 1"
 ok $? "the callback CPU moved into the new list"
 ip link del padtun0
 ok $? "ip link del padtun0"
+
+# A path MTU at or below the overhead gives the minimum MTU (68), not a
+# wrapped-around one. No traffic: the link is only created.
+ip route add 198.18.200.1/32 dev lo mtu lock 40 &&
+	ip link add padtun3 type padtun local 127.0.0.1 remote 198.18.200.1 port 5558 key $KEY
+ok $? "a link over a 40-byte path MTU is created"
+echo "# mtu over a 40-byte path: $(cat /sys/class/net/padtun3/mtu)"
+[ "$(cat /sys/class/net/padtun3/mtu)" = 68 ]
+ok $? "its MTU is the minimum, 68"
+ip link del padtun3; ip route del 198.18.200.1/32
 
 ip link add padtun1 type padtun local ::1 remote ::1 port 5556 transform none key 00 2> "$RESULTS/none.txt"
 ok $? "transform none over IPv6 ($(cat "$RESULTS/none.txt"))"

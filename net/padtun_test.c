@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for padtun's replay window (replay.c) and key derivation
+ * (keys.c), built for test kernels only (PADNET_TEST=y and CONFIG_KUNIT)
+ * and run by selftests/scenarios/padtun-kunit.sh.
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "keys.h"
+#include "messages.h"
+#include "replay.h"
+
+#define S1	1000
+#define S2	2000
+
+static struct padtun_replay *replay_new(struct kunit *test)
+{
+	struct padtun_replay *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	padtun_replay_init(r);
+	return r;
+}
+
+static enum padtun_replay_verdict check(struct padtun_replay *r, u64 session,
+					u64 seq)
+{
+	return padtun_replay_check(r, session, seq);
+}
+
+/* Every number above the highest seen is new, whatever the gaps. */
+static void replay_in_order(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 seq;
+
+	for (seq = 0; seq < 3 * PADTUN_REPLAY_BITS; seq++)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, seq + 100), PADTUN_REPLAY_NEW);
+}
+
+/* Behind the newest but in the window, not seen: late, accepted once. */
+static void replay_late_in_window(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 top = 3000, seq;
+
+	KUNIT_EXPECT_EQ(test, check(r, S1, top), PADTUN_REPLAY_NEW);
+	for (seq = top - 1; seq + PADTUN_REPLAY_WINDOW >= top; seq -= 97)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_LATE);
+	/* The oldest number the window still holds. */
+	KUNIT_EXPECT_EQ(test, check(r, S1, top - PADTUN_REPLAY_WINDOW),
+			PADTUN_REPLAY_LATE);
+	KUNIT_EXPECT_EQ(test, check(r, S1, top - PADTUN_REPLAY_WINDOW),
+			PADTUN_REPLAY_DUPLICATE);
+}
+
+/* Seen before: refused, new, late or at the top of the window alike. */
+static void replay_duplicates(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 seq;
+
+	for (seq = 0; seq < 200; seq += 2)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_NEW);
+	for (seq = 0; seq < 200; seq += 2)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq),
+				PADTUN_REPLAY_DUPLICATE);
+	for (seq = 1; seq < 198; seq += 2) {
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_LATE);
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq),
+				PADTUN_REPLAY_DUPLICATE);
+	}
+}
+
+/* Left of the window: too old, even if never seen. */
+static void replay_far_behind(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 top = 5 * PADTUN_REPLAY_BITS;
+
+	KUNIT_EXPECT_EQ(test, check(r, S1, top), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, top - PADTUN_REPLAY_WINDOW - 1),
+			PADTUN_REPLAY_TOO_OLD);
+	KUNIT_EXPECT_EQ(test, check(r, S1, 0), PADTUN_REPLAY_TOO_OLD);
+	/* A jump beyond the whole ring forgets everything below it. */
+	KUNIT_EXPECT_EQ(test, check(r, S1, top + 10 * PADTUN_REPLAY_BITS),
+			PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, top), PADTUN_REPLAY_TOO_OLD);
+}
+
+/* A newer session restarts the window; an older one never comes back. */
+static void replay_session_change(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 seq;
+
+	for (seq = 0; seq < 10; seq++)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S2, 0), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S2, 0), PADTUN_REPLAY_DUPLICATE);
+	/* The attack of issue 13: alternating sessions re-admit nothing. */
+	for (seq = 0; seq < 50; seq++) {
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq % 10),
+				PADTUN_REPLAY_OLD_SESSION);
+		KUNIT_EXPECT_EQ(test, check(r, S2, 0),
+				PADTUN_REPLAY_DUPLICATE);
+	}
+	/* Old-session numbers never seen are refused too. */
+	KUNIT_EXPECT_EQ(test, check(r, S1, 1000), PADTUN_REPLAY_OLD_SESSION);
+	KUNIT_EXPECT_EQ(test, check(r, S2, 1), PADTUN_REPLAY_NEW);
+}
+
+/* The ring wraps (bit index and word index) and the sequence space ends. */
+static void replay_wrap_at_top(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 base = 7 * PADTUN_REPLAY_BITS - 3, seq;
+
+	/* Across the ring's end, one word at a time, then in a jump. */
+	for (seq = base; seq < base + PADTUN_REPLAY_BITS + 70; seq++)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_NEW);
+	for (seq = base + PADTUN_REPLAY_BITS + 69;
+	     seq > base + PADTUN_REPLAY_BITS - 60; seq--)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq),
+				PADTUN_REPLAY_DUPLICATE);
+	seq = base + PADTUN_REPLAY_BITS + 69;	/* the highest so far */
+	KUNIT_EXPECT_EQ(test, check(r, S1, seq + PADTUN_REPLAY_WINDOW),
+			PADTUN_REPLAY_NEW);
+	/* Now exactly at the window's left edge: still remembered. */
+	KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_DUPLICATE);
+	KUNIT_EXPECT_EQ(test, check(r, S1, seq - 1), PADTUN_REPLAY_TOO_OLD);
+	KUNIT_EXPECT_EQ(test, check(r, S1, seq + 1), PADTUN_REPLAY_LATE);
+
+	/* The highest number a sender uses and its neighbours. */
+	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX - 1),
+			PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX - 2),
+			PADTUN_REPLAY_LATE);
+	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX),
+			PADTUN_REPLAY_DUPLICATE);
+	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX - 1),
+			PADTUN_REPLAY_DUPLICATE);
+	KUNIT_EXPECT_EQ(test, check(r, S2, 0), PADTUN_REPLAY_TOO_OLD);
+}
+
+static const u8 test_key[32] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+};
+
+static void label4(struct padtun_key_label *l, u8 last, u16 port)
+{
+	memset(l, 0, sizeof(*l));
+	l->family = 4;
+	l->port = htons(port);
+	l->addr[0] = 198;
+	l->addr[1] = 18;
+	l->addr[3] = last;
+}
+
+/* One configured key, two ends (198.18.0.1 and .2, port 5555 on both),
+ * two sessions each: the four keys differ, so with the sequence number as
+ * the nonce no (key, nonce) pair repeats; and both ends of a direction
+ * derive the same key (the sender from its remote, the receiver from its
+ * local address and port).
+ */
+static void keys_directions_and_sessions(struct kunit *test)
+{
+	struct padtun_key_label to_a, to_b;
+	u8 prk_a[PADTUN_PRK_LEN], prk_b[PADTUN_PRK_LEN];
+	u8 keys[4][32], again[32];
+	u8 n1[PADTUN_NONCE_LEN], n2[PADTUN_NONCE_LEN];
+	int i, j;
+
+	label4(&to_a, 1, 5555);
+	label4(&to_b, 2, 5555);
+	padtun_kdf_extract(prk_a, test_key, sizeof(test_key));
+	padtun_kdf_extract(prk_b, test_key, sizeof(test_key));
+	KUNIT_EXPECT_EQ(test, memcmp(prk_a, prk_b, sizeof(prk_a)), 0);
+	KUNIT_EXPECT_NE(test, memcmp(prk_a, test_key, sizeof(prk_a)), 0);
+
+	padtun_kdf_expand(keys[0], 32, prk_a, "chacha20poly1305", &to_b, S1);
+	padtun_kdf_expand(keys[1], 32, prk_a, "chacha20poly1305", &to_a, S1);
+	padtun_kdf_expand(keys[2], 32, prk_a, "chacha20poly1305", &to_b, S2);
+	padtun_kdf_expand(keys[3], 32, prk_a, "chacha20poly1305", &to_a, S2);
+	for (i = 0; i < 4; i++)
+		for (j = i + 1; j < 4; j++)
+			KUNIT_EXPECT_NE_MSG(test, memcmp(keys[i], keys[j], 32), 0,
+					    "keys %d and %d are equal", i, j);
+
+	/* The receiver of a->b (b) derives a's sending key. */
+	padtun_kdf_expand(again, 32, prk_b, "chacha20poly1305", &to_b, S1);
+	KUNIT_EXPECT_EQ(test, memcmp(again, keys[0], 32), 0);
+	/* Another port is another direction; another transform another key. */
+	label4(&to_b, 2, 5556);
+	padtun_kdf_expand(again, 32, prk_a, "chacha20poly1305", &to_b, S1);
+	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
+	label4(&to_b, 2, 5555);
+	padtun_kdf_expand(again, 32, prk_a, "gcm-aes", &to_b, S1);
+	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
+
+	/* The nonce is the sequence number alone, as lib/crypto lays it. */
+	padtun_nonce(n1, 0x0102030405060708ULL);
+	KUNIT_EXPECT_EQ(test, n1[0] | n1[1] | n1[2] | n1[3], 0);
+	KUNIT_EXPECT_EQ(test, n1[4], 0x08);
+	KUNIT_EXPECT_EQ(test, n1[11], 0x01);
+	padtun_nonce(n2, 0x0102030405060709ULL);
+	KUNIT_EXPECT_NE(test, memcmp(n1, n2, sizeof(n1)), 0);
+}
+
+/* Sessions only move forward, even when links come faster than the clock. */
+static void keys_sessions_forward(struct kunit *test)
+{
+	u64 prev = padtun_session_next(), s;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		s = padtun_session_next();
+		KUNIT_EXPECT_GT(test, s, prev);
+		prev = s;
+	}
+}
+
+static struct kunit_case padtun_test_cases[] = {
+	KUNIT_CASE(replay_in_order),
+	KUNIT_CASE(replay_late_in_window),
+	KUNIT_CASE(replay_duplicates),
+	KUNIT_CASE(replay_far_behind),
+	KUNIT_CASE(replay_session_change),
+	KUNIT_CASE(replay_wrap_at_top),
+	KUNIT_CASE(keys_directions_and_sessions),
+	KUNIT_CASE(keys_sessions_forward),
+	{}
+};
+
+static struct kunit_suite padtun_test_suite = {
+	.name = "padtun",
+	.test_cases = padtun_test_cases,
+};
+
+kunit_test_suite(padtun_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for padtun's replay window and keys");
+MODULE_IMPORT_NS(PADNET_TEST);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# CPU hotplug under traffic: 3 vCPUs, the link on CPUs 0-2 with callback
+# CPU 1. Each guest takes CPUs 1 and 2 (x86 keeps CPU 0) offline and back
+# online in a loop, the callback CPU included, while paced seqcheck
+# streams flow both ways and iperf3 TCP runs from b to a: nothing lost,
+# reordered or duplicated, and the callback CPU comes back to 1. The host
+# scans dmesg for splats.
+# kernels: check
+# guests: 2
+# cpus: 3
+# mem: 1024
+# timeout: 420
+# modules: padata padtun
+. /selftests/lib/guest.sh
+. /selftests/lib/padtun.sh
+
+COUNT=15000
+RATE=500
+
+padtun_add cpus 0-2 cbcpu 1
+ok $? "ip link add padtun0 cpus 0-2 cbcpu 1"
+echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
+padtun_up
+ok $? "padtun0 up"
+sync_with_peer
+ping -c 3 -W 5 "$OTHER" > /dev/null
+ok $? "ping $OTHER"
+
+# hotplug_loop SECONDS: CPUs 1 and 2 off and on again until time is up.
+hotplug_loop() {
+	end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	n=0
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+		for c in 1 2; do
+			echo 0 > /sys/devices/system/cpu/cpu$c/online || return 1
+			sleep 0.3
+			echo 1 > /sys/devices/system/cpu/cpu$c/online || return 1
+			sleep 0.3
+			n=$((n + 1))
+		done
+	done
+	echo "$n" > "$RESULTS/hotplug-count.txt"
+}
+
+if [ "$ROLE" = a ]; then
+	iperf3 -s -1 > /dev/null 2>&1 &
+	server=$!
+	wait_for_listen 5201
+fi
+seqcheck recv 6000 $COUNT --timeout 20 > "$RESULTS/seqcheck.txt" 2>&1 &
+recv=$!
+sleep 1
+sync_with_peer
+
+hotplug_loop $((COUNT / RATE)) &
+plug=$!
+if [ "$ROLE" = b ]; then
+	iperf3 -c "$OTHER" -t $((COUNT / RATE)) -b 20M > "$RESULTS/iperf3.txt" 2>&1 &
+	tcp=$!
+fi
+seqcheck send "$OTHER" 6000 $COUNT 500 --rate $RATE > /dev/null
+ok $? "seqcheck sent $COUNT datagrams to $OTHER"
+wait $plug
+ok $? "CPUs 1 and 2 taken offline and back $(cat "$RESULTS/hotplug-count.txt" 2>/dev/null) times"
+if [ "$ROLE" = b ]; then
+	wait $tcp
+	ok $? "iperf3 TCP $ME -> $OTHER under hotplug ($(grep receiver "$RESULTS/iperf3.txt" | awk '{print $7, $8}'))"
+else
+	wait $server
+fi
+wait $recv
+ok $? "seqcheck from $OTHER: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
+sync_with_peer
+
+ethtool -S padtun0 > "$RESULTS/ethtool.txt"
+echo "# tx_busy $(stat tx_busy) rx_busy $(stat rx_busy) tx_dropped $(stat tx_dropped) rx_dropped $(stat rx_dropped)"
+[ "$(stat tx_dropped)" = 0 ] && [ "$(stat rx_dropped)" = 0 ]
+ok $? "padtun dropped nothing"
+# Away from CPU 1 (to 0, the first active CPU of the list) and back:
+# the moves come in pairs once every CPU is back.
+sleep 1
+moves=$(stat cb_cpu_moves)
+[ "${moves:-0}" -gt 0 ] && [ $((moves % 2)) = 0 ]
+ok $? "callback CPU moved away and back ($moves moves)"
+ping -c 3 -W 5 "$OTHER" > /dev/null
+ok $? "ping $OTHER after the loop"
+ip link del padtun0
+ok $? "ip link del padtun0"
+tap_exit

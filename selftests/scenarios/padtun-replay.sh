@@ -1,0 +1,136 @@
+#!/bin/sh
+# The replay and reflection attack of issue 13, from an on-path attacker
+# without the key: b's underlay captures one ping exchange through the
+# tunnel (b's echo request to a, a's echo reply to b) and sends a the pair
+# alternately, 50 times each, a's own datagram turned around to look like
+# it came from b (replayinject). Then again after b re-created its link (a
+# replayed earlier session) and after a re-created its own (a fresh
+# receiver). a must deliver nothing of it, answer nothing, count every
+# one, and legitimate traffic must flow both ways all along.
+# kernels: check
+# guests: 2
+# cpus: 2
+# mem: 1024
+# timeout: 300
+# modules: padata padtun
+. /selftests/lib/guest.sh
+. /selftests/lib/padtun.sh
+
+N=50
+CAP=/tmp/capture
+
+link_up() {
+	padtun_add && echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
+		padtun_up
+}
+
+# counters: the ones the attack may move, on one line (0 if absent).
+counters() {
+	for c in rx_delivered tx_sent rx_replayed rx_own_session \
+		 rx_old_session rx_auth_failed; do
+		v=$(stat $c)
+		printf '%s ' "${v:-0}"
+	done
+}
+
+# attack ROUND REPLAYED OWN OLD: b sends the capture N times each way
+# while a watches its counters: nothing delivered, nothing sent, and the
+# expected numbers counted as replayed, own session, old session.
+attack() {
+	if [ "$ROLE" = a ]; then
+		set -- "$@" $(counters)
+		sync_with_peer		# a has its counters
+		sync_with_peer		# b is done sending
+		sleep 1
+		set -- "$@" $(counters)
+		echo "# $1: before: $5 $6 $7 $8 $9 ${10}; after: ${11} ${12} ${13} ${14} ${15} ${16}"
+		[ "${11}" = "$5" ]
+		ok $? "$1: nothing delivered (rx_delivered ${11})"
+		[ "${12}" = "$6" ]
+		ok $? "$1: nothing answered (tx_sent ${12})"
+		[ $((${13} - $7)) = "$2" ] && [ $((${14} - $8)) = "$3" ] &&
+			[ $((${15} - $9)) = "$4" ] && [ "${16}" = "${10}" ]
+		ok $? "$1: each counted: replayed +$((${13} - $7)), own session +$((${14} - $8)), old session +$((${15} - $9))"
+	else
+		sync_with_peer
+		replayinject send eth0 $CAP $N --interval-ms 10 > "$RESULTS/inject-$1.txt"
+		ok $? "$1: replayinject $(cat "$RESULTS/inject-$1.txt")"
+		sync_with_peer
+	fi
+}
+
+# both_ways: a ping each way through the tunnel.
+both_ways() {
+	ping -c 3 -W 5 "$OTHER" > /dev/null
+	ok $? "$1: ping $OTHER"
+}
+
+link_up
+ok $? "padtun0 up"
+sync_with_peer
+
+# Round 1: the captured exchange, on the link that carried it.
+if [ "$ROLE" = b ]; then
+	replayinject capture eth0 5555 $CAP --timeout 20 > "$RESULTS/capture.txt" 2>&1 &
+	cap=$!
+	sleep 1
+	ping -c 1 -W 5 "$OTHER" > /dev/null
+	ok $? "ping $OTHER (the exchange to capture)"
+	wait $cap
+	ok $? "captured one datagram each way ($(tail -n 1 "$RESULTS/capture.txt"))"
+fi
+sync_with_peer
+attack same-session $N $N 0
+sync_with_peer
+both_ways same-session
+sync_with_peer
+
+# Round 2: b re-creates its link (a newer session): the capture is now a
+# replayed earlier session.
+if [ "$ROLE" = b ]; then
+	ip link del padtun0 && link_up
+	ok $? "b re-created padtun0"
+fi
+sync_with_peer
+both_ways "b re-created"
+sync_with_peer
+attack earlier-session 0 $N $N
+sync_with_peer
+
+# Round 3: a re-creates its link: a fresh receiver, once it has heard b's
+# current session, refuses the earlier one, and a's own earlier datagram.
+if [ "$ROLE" = a ]; then
+	ip link del padtun0 && link_up
+	ok $? "a re-created padtun0"
+fi
+sync_with_peer
+both_ways "a re-created"
+sync_with_peer
+attack fresh-receiver 0 0 $((2 * N))
+sync_with_peer
+
+# Legitimate traffic both ways after all of it.
+if [ "$ROLE" = a ]; then
+	seqcheck recv 6000 2000 --timeout 10 > "$RESULTS/seqcheck-a.txt" 2>&1 &
+	recv=$!
+	sleep 1
+	sync_with_peer
+	seqcheck send "$OTHER" 6001 2000 1000 --rate 1000 > /dev/null
+	ok $? "seqcheck sent 2000 datagrams to b"
+	wait $recv
+	ok $? "seqcheck from b: in order, nothing lost ($(grep received "$RESULTS/seqcheck-a.txt"))"
+else
+	seqcheck recv 6001 2000 --timeout 10 > "$RESULTS/seqcheck-b.txt" 2>&1 &
+	recv=$!
+	sleep 1
+	sync_with_peer
+	seqcheck send "$OTHER" 6000 2000 1000 --rate 1000 > /dev/null
+	ok $? "seqcheck sent 2000 datagrams to a"
+	wait $recv
+	ok $? "seqcheck from a: in order, nothing lost ($(grep received "$RESULTS/seqcheck-b.txt"))"
+fi
+sync_with_peer
+ethtool -S padtun0 > "$RESULTS/ethtool.txt"
+ip link del padtun0
+ok $? "ip link del padtun0"
+tap_exit
