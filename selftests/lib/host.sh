@@ -7,7 +7,7 @@ ksrc=$(qemu-net/build-kernel.sh source) || exit 1
 
 kernel_c_files() {
 	git ls-files -co --exclude-standard -- 'padata/*.[ch]' 'net/*.[ch]' \
-		'selftests/modules/*.[ch]' | grep -v '^net/iproute2/'
+		'selftests/modules/*.[ch]' 'bench/*.[ch]' | grep -v '^net/iproute2/'
 }
 
 # make_modules WORKDIR [MAKE ARGS...]: build every module of the project
