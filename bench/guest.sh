@@ -103,19 +103,21 @@ memory_run() {
 	done > "$RESULTS/memory.$ROLE.hist"
 }
 
-# profile MODE: perf in both guests while b sends TCP through MODE; the
-# symbols that take the CPU, flat, in $RESULTS/profile.MODE.ROLE.
+# profile MODE: perf in both guests while b sends TCP through MODE. Under
+# TCG perf samples cpu-clock, idle included: the file gives the idle share,
+# then each symbol's share of the busy samples, in
+# $RESULTS/profile.MODE.ROLE.
 profile() {
 	local data=/tmp/perf.$1 recorder
 	sync_with_peer
-	perf record -a -g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
+	perf record -a -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
 	recorder=$!
 	if [ "$ROLE" = b ]; then
 		iperf3 -c "$(target "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
 	fi
 	wait $recorder
-	perf report -i "$data" --stdio --no-children --sort sym --percent-limit 0.7 \
-		2>/dev/null | grep -v '^$' | grep -v '^#' | grep '%' > "$RESULTS/profile.$1.$ROLE"
+	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 \
+		2>/dev/null | awk -f /bench/busy-share.awk > "$RESULTS/profile.$1.$ROLE"
 	rm -f "$data"
 	sync_with_peer
 }

@@ -65,7 +65,7 @@ start=$SECONDS seen=0
 	seen=$(grep -ac '^bench: ' "$res/b/console.log" 2>/dev/null || true)
 done ) &
 progress=$!
-trap 'kill $progress 2>/dev/null' EXIT
+trap 'kill $progress 2>/dev/null || true' EXIT
 
 rc=0
 qemu-net/run-guests.sh \
