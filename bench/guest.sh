@@ -99,7 +99,11 @@ memory_run() {
 	grep -E '^(Slab|SUnreclaim)' /proc/meminfo > "$RESULTS/memory.$ROLE.after"
 	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.after"
 	for ev in kmalloc kmem_cache_alloc kmalloc_node kmem_cache_alloc_node; do
-		[ -f "$tracing/events/kmem/$ev/hist" ] && cat "$tracing/events/kmem/$ev/hist"
+		[ -f "$tracing/events/kmem/$ev/hist" ] || continue
+		cat "$tracing/events/kmem/$ev/hist"
+		# The profiles come next: no trigger cost in them.
+		echo '!hist:keys=call_site.sym:vals=hitcount,bytes_alloc' > \
+			"$tracing/events/kmem/$ev/trigger"
 	done > "$RESULTS/memory.$ROLE.hist"
 }
 

@@ -49,7 +49,8 @@ say "two guests, $vcpus vCPUs each: $nmodes modes x $ntests tests x $reps rounds
 # Progress: guest b prints a line per mode and round; show each with the
 # time elapsed and an estimate of what is left.
 start=$SECONDS seen=0
-( while sleep 5; do
+( set +e	# a grep that finds nothing yet must not end the loop
+while sleep 5; do
 	[ -f "$res/b/console.log" ] || continue
 	grep -a '^bench: ' "$res/b/console.log" 2>/dev/null | tr -d '\r' | tail -n +$(( seen + 1 )) |
 	while IFS= read -r line; do

@@ -17,7 +17,11 @@
 #include <linux/random.h>
 #include <linux/smp.h>
 
+#include <crypto/aead.h>
+
 #include "knobs.h"
+#include "padtun.h"
+#include "queueing.h"
 
 #define PADTUN_DELAY_US_LIMIT	5000
 
@@ -64,19 +68,62 @@ bool padtun_knob_unordered(void)
 	return READ_ONCE(padtun_unordered);
 }
 
-/* Yes for half the packets when on; *cpu is the next online CPU. */
-bool padtun_knob_defer_serial(int *cpu)
+static void padtun_knob_deferred_serial(struct work_struct *work)
 {
+	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
+					      knob_work);
+
+	/* padata_do_serial() expects what parallel() had: BHs off. */
+	local_bh_disable();
+	padata_do_serial(&pkt->padata);
+	local_bh_enable();
+}
+
+/* When on, half the packets go to padata_do_serial() from a work item on
+ * the next online CPU: returns true for those.
+ */
+bool padtun_knob_defer_serial(struct padtun_pkt *pkt)
+{
+	int cpu;
+
 	if (likely(!READ_ONCE(padtun_defer_serial)) ||
 	    (get_random_u32() & 1))
 		return false;
-	*cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
-	if (*cpu >= nr_cpu_ids)
-		*cpu = cpumask_first(cpu_online_mask);
+	cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	INIT_WORK(&pkt->knob_work, padtun_knob_deferred_serial);
+	queue_work_on(cpu, padtun_wq, &pkt->knob_work);
 	return true;
 }
 
-bool padtun_knob_async_crypto(void)
+/* The AEAD call from a work item, the way an asynchronous driver would
+ * make it, reported through the request's own completion.
+ */
+static void padtun_knob_async_work(struct work_struct *work)
 {
-	return READ_ONCE(padtun_async_crypto);
+	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
+					      knob_work);
+	struct aead_request *req = padtun_pkt_req(pkt);
+	int ret;
+
+	local_bh_disable();
+	ret = pkt->encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	/* A really asynchronous tfm calls the completion itself. */
+	if (ret != -EINPROGRESS && ret != -EBUSY)
+		req->base.complete(&req->base, ret);
+	local_bh_enable();
+}
+
+/* When on, every AEAD call goes through padtun_knob_async_work: returns
+ * true, and the request completes later.
+ */
+bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt)
+{
+	if (likely(!READ_ONCE(padtun_async_crypto)))
+		return false;
+	pkt->encrypt = encrypt;
+	INIT_WORK(&pkt->knob_work, padtun_knob_async_work);
+	queue_work(padtun_wq, &pkt->knob_work);
+	return true;
 }

@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 
+struct padtun_pkt;
+
 /* Release builds have no knobs: the stubs fold away from the datapath. */
 #ifdef PADNET_TEST_HOOKS
 void padtun_knobs_init(void);
@@ -16,16 +18,24 @@ void padtun_knobs_exit(void);
 
 void padtun_knob_delay(void);
 bool padtun_knob_unordered(void);
-bool padtun_knob_defer_serial(int *cpu);
-bool padtun_knob_async_crypto(void);
+bool padtun_knob_defer_serial(struct padtun_pkt *pkt);
+bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt);
 #else
 static inline void padtun_knobs_init(void) { }
 static inline void padtun_knobs_exit(void) { }
 
 static inline void padtun_knob_delay(void) { }
 static inline bool padtun_knob_unordered(void) { return false; }
-static inline bool padtun_knob_defer_serial(int *cpu) { return false; }
-static inline bool padtun_knob_async_crypto(void) { return false; }
+static inline bool padtun_knob_defer_serial(struct padtun_pkt *pkt)
+{
+	return false;
+}
+
+static inline bool padtun_knob_async_crypto(struct padtun_pkt *pkt,
+					    bool encrypt)
+{
+	return false;
+}
 #endif
 
 #endif /* _PADTUN_KNOBS_H */

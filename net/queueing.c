@@ -68,16 +68,6 @@ static void padtun_queue_serial(struct padata_priv *padata)
 	padtun_queue_complete(q);
 }
 
-static void padtun_pkt_deferred_serial(struct work_struct *work)
-{
-	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt, defer);
-
-	/* padata_do_serial() expects what parallel() had: BHs off. */
-	local_bh_disable();
-	padata_do_serial(&pkt->padata);
-	local_bh_enable();
-}
-
 /**
  * padtun_pkt_parallel_done - end of the parallel stage, sync or async
  * @pkt: the packet; its serial stage will see @err in pkt->err
@@ -88,7 +78,6 @@ static void padtun_pkt_deferred_serial(struct work_struct *work)
 void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
 {
 	unsigned int req_size = pkt->queue->pt->transform.req_size;
-	int cpu;
 
 	/* The AEAD is done with its request, which may hold key material:
 	 * wipe it here, on a parallel CPU, rather than on the one serial CPU.
@@ -99,11 +88,8 @@ void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
 	pkt->err = err;
 	if (padtun_knob_unordered())
 		padtun_pkt_finish(pkt);
-	if (padtun_knob_defer_serial(&cpu)) {
-		INIT_WORK(&pkt->defer, padtun_pkt_deferred_serial);
-		queue_work_on(cpu, padtun_wq, &pkt->defer);
+	if (padtun_knob_defer_serial(pkt))
 		return;
-	}
 	padata_do_serial(&pkt->padata);
 }
 

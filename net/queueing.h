@@ -34,8 +34,11 @@ struct padtun_rx_key;
 struct padtun_pkt {
 	struct padata_priv padata;
 	struct list_head backlog;	/* on queue->backlog until submitted */
-	struct work_struct defer;	/* test knob: padata_do_serial elsewhere */
-	struct work_struct crypto_work;	/* test knob: AEAD from a work item */
+#ifdef PADNET_TEST_HOOKS
+	/* knobs.c: defer_serial's padata_do_serial or async_crypto's AEAD */
+	struct work_struct knob_work;
+	bool encrypt;			/* for async_crypto */
+#endif
 	struct padtun_queue *queue;
 	struct sk_buff *skb;		/* NULL once finish() consumed it */
 	void (*crypto_done)(struct padtun_pkt *pkt, int err);
@@ -45,7 +48,6 @@ struct padtun_pkt {
 	u64 session;
 	unsigned int len;		/* inner bytes, for the counters */
 	int err;			/* outcome of the parallel stage */
-	bool encrypt;			/* for crypto_work */
 	u8 iv[16];
 	struct scatterlist sg[PADTUN_MAX_SG];
 };

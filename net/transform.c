@@ -176,24 +176,6 @@ static void padtun_transform_complete(struct crypto_async_request *base,
 	local_bh_enable();
 }
 
-/* Test knob async_crypto: make the AEAD call from a work item, the way an
- * asynchronous driver would, and report through the same completion.
- */
-static void padtun_transform_async_work(struct work_struct *work)
-{
-	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
-					      crypto_work);
-	struct aead_request *req = padtun_pkt_req(pkt);
-	int ret;
-
-	local_bh_disable();
-	ret = pkt->encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
-	/* A really asynchronous tfm calls padtun_transform_complete itself. */
-	if (ret != -EINPROGRESS && ret != -EBUSY)
-		padtun_transform_complete(&req->base, ret);
-	local_bh_enable();
-}
-
 static int padtun_transform_run(struct padtun_transform *t,
 				struct padtun_pkt *pkt, int nsg,
 				unsigned int crypt_len, bool encrypt)
@@ -214,12 +196,8 @@ static int padtun_transform_run(struct padtun_transform *t,
 	aead_request_set_ad(req, sizeof(struct padtun_header));
 	aead_request_set_crypt(req, pkt->sg, pkt->sg, crypt_len, pkt->iv);
 
-	if (unlikely(padtun_knob_async_crypto())) {
-		pkt->encrypt = encrypt;
-		INIT_WORK(&pkt->crypto_work, padtun_transform_async_work);
-		queue_work(padtun_wq, &pkt->crypto_work);
+	if (unlikely(padtun_knob_async_crypto(pkt, encrypt)))
 		return -EINPROGRESS;
-	}
 	ret = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
 	/* -EBUSY with MAY_BACKLOG: queued, the callback will come. */
 	return ret == -EBUSY ? -EINPROGRESS : ret;
