@@ -270,6 +270,12 @@ def main():
               "x ESP+pcrypt (same AEAD) for padtun. padtun-none is compared with VXLAN and FOU in the table.")
     md.append("")
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
+    pcrypt = os.path.join(res, "b", "results", "pcrypt")
+    if os.path.exists(pcrypt):
+        md.append("")
+        md.append("pcrypt carried the ESP+pcrypt SAs: its instance's reference count in "
+                  "`/proc/crypto` before and after adding the SA pair: " +
+                  "; ".join(line.split(" ", 1)[1] for line in read(pcrypt).split("\n") if line) + ".")
     md.append("")
     if core_rows:
         md.append("The padata core alone (`bench/padata_bench.c`, guest a, link idle): objects per second")

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch --strict on every kernel C file of the project.
+# kernels: source
 . "$(dirname "$0")/../lib/host.sh"
 # shellcheck disable=SC2046
 "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \

@@ -3,6 +3,7 @@
 # modpost on the project's modules, against the check kernel (built with
 # CONFIG_DEBUG_SECTION_MISMATCH): a section mismatch or any other modpost
 # warning fails, as an in-tree build would flag it.
+# kernels: check
 . "$(dirname "$0")/../lib/host.sh"
 out=$(make_modules "$top/build/modpost" 2>&1)
 rc=$?

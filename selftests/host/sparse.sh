@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # sparse (make C=2) over every module of the project, against the check
 # kernel: any sparse warning fails.
+# kernels: check
 . "$(dirname "$0")/../lib/host.sh"
 out=$(make_modules "$top/build/sparse" -s C=2 2>&1)
 rc=$?

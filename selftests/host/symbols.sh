@@ -5,6 +5,7 @@
 # modpost accepts their exports, and no symbol they define globally is
 # also a symbol of the kernel (System.map: every function and variable,
 # static ones too, since those show in traces and kallsyms).
+# kernels: check distro
 . "$(dirname "$0")/../lib/host.sh"
 rc=0
 for flavour in check distro; do
