@@ -26,23 +26,6 @@ profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
 vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
 
-target() {
-	case $1 in
-	plain) echo "$PEER" ;;
-	padtun-none) theirs 19.10 ;;
-	padtun-chacha20poly1305) theirs 19.11 ;;
-	padtun-gcm-aes) theirs 19.12 ;;
-	padtun-chacha20poly1305-1cpu) theirs 19.13 ;;
-	wireguard) theirs 19.20 ;;
-	vxlan) theirs 19.30 ;;
-	fou) theirs 19.31 ;;
-	esp-chacha20poly1305) theirs 18.1 ;;
-	esp-gcm-aes) theirs 18.2 ;;
-	esp-pcrypt-chacha20poly1305) theirs 18.3 ;;
-	esp-pcrypt-gcm-aes) theirs 18.4 ;;
-	esac
-}
-
 cpus_arg=""
 [ -n "$padtun_cpus" ] && cpus_arg="cpus $padtun_cpus"
 # shellcheck disable=SC2086
@@ -91,7 +74,7 @@ memory_run() {
 	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.before"
 	sync_with_peer
 	if [ "$ROLE" = b ]; then
-		iperf3 -c "$(target padtun-chacha20poly1305)" -u -b 0 -l 64 \
+		iperf3 -c "$(mode_peer padtun-chacha20poly1305)" -u -b 0 -l 64 \
 			-k "$mem_packets" -J > "$RESULTS/memory.json"
 		sleep 2
 	fi
@@ -117,7 +100,7 @@ profile() {
 	perf record -a -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
 	recorder=$!
 	if [ "$ROLE" = b ]; then
-		iperf3 -c "$(target "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
+		iperf3 -c "$(mode_peer "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
 	fi
 	wait $recorder
 	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 \
@@ -167,7 +150,7 @@ fi
 # run_test MODE TEST REP: one test through one mode; raw output kept.
 run_test() {
 	local t f
-	t=$(target "$1") f=$RESULTS/$1.$2.$3
+	t=$(mode_peer "$1") f=$RESULTS/$1.$2.$3
 	case $2 in
 	tcp1) iperf3 -c "$t" -t "$seconds" -J > "$f.json" ;;
 	tcp4) iperf3 -c "$t" -t "$seconds" -P 4 -J > "$f.json" ;;

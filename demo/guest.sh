@@ -13,18 +13,6 @@
 rounds=${PADNET_rounds:-1}
 seconds=${PADNET_seconds:-4}
 
-# MODE -> the peer's address through it.
-target() {
-	case $1 in
-	plain) echo "$PEER" ;;
-	padtun-none) theirs 19.10 ;;
-	padtun-chacha20poly1305) theirs 19.11 ;;
-	padtun-gcm-aes) theirs 19.12 ;;
-	wireguard) theirs 19.20 ;;
-	esp-chacha20poly1305) theirs 18.1 ;;
-	esp-gcm-aes) theirs 18.2 ;;
-	esac
-}
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes wireguard esp-chacha20poly1305 esp-gcm-aes"
 padtun_modes="padtun-none padtun-chacha20poly1305 padtun-gcm-aes"
 
@@ -66,20 +54,20 @@ sync_with_peer
 for round in $(seq "$rounds"); do
 	for mode in $modes; do
 		json=$RESULTS/$mode-$round.json
-		iperf3 -c "$(target "$mode")" -t "$seconds" -J > "$json"
+		iperf3 -c "$(mode_peer "$mode")" -t "$seconds" -J > "$json"
 		echo "$mode $round $(mbit_per_second "$json")" | tee -a "$RESULTS/runs"
 	done
 done
 for mode in $padtun_modes; do
 	json=$RESULTS/$mode-udp.json
-	iperf3 -c "$(target "$mode")" -u -b 20M -l 1200 -t 2 --get-server-output -J > "$json"
+	iperf3 -c "$(mode_peer "$mode")" -u -b 20M -l 1200 -t 2 --get-server-output -J > "$json"
 	echo "$mode $(out_of_order "$json")" | tee -a "$RESULTS/order"
 done
 sync_with_peer
 sync_with_peer
 port=6010
 for mode in $padtun_modes; do
-	seqcheck send "$(target "$mode")" $port 2000 1000 --rate 1000 > /dev/null &
+	seqcheck send "$(mode_peer "$mode")" $port 2000 1000 --rate 1000 > /dev/null &
 	port=$((port + 1))
 done
 wait

@@ -89,3 +89,23 @@ crypto_driver() {
 crypto_refcnt() {
 	awk -v d="$1" '/^driver/ { hit = ($3 == d) } /^refcnt/ && hit { print $3; exit }' /proc/crypto
 }
+
+# mode_peer MODE: the peer's address through MODE's tunnel, as demo/ and
+# bench/ number them (padtun_mode_add padtun0 10 none, wg_mode_add wg0 20,
+# esp_mode_add 1 ..., VXLAN and FOU at 19.30 and 19.31).
+mode_peer() {
+	case $1 in
+	plain) echo "$PEER" ;;
+	padtun-none) theirs 19.10 ;;
+	padtun-chacha20poly1305) theirs 19.11 ;;
+	padtun-gcm-aes) theirs 19.12 ;;
+	padtun-chacha20poly1305-1cpu) theirs 19.13 ;;
+	wireguard) theirs 19.20 ;;
+	vxlan) theirs 19.30 ;;
+	fou) theirs 19.31 ;;
+	esp-chacha20poly1305) theirs 18.1 ;;
+	esp-gcm-aes) theirs 18.2 ;;
+	esp-pcrypt-chacha20poly1305) theirs 18.3 ;;
+	esp-pcrypt-gcm-aes) theirs 18.4 ;;
+	esac
+}
