@@ -114,7 +114,8 @@ static void fix_checksums(uint8_t *f, size_t len)
 	uint32_t sum;
 	uint16_t c;
 
-	ip[10] = ip[11] = 0;
+	ip[10] = 0;
+	ip[11] = 0;
 	c = fold(sum16(ip, ihl, 0));
 	ip[10] = c >> 8;
 	ip[11] = c & 0xff;
@@ -123,7 +124,8 @@ static void fix_checksums(uint8_t *f, size_t len)
 	ulen = (udp[4] << 8) | udp[5];
 	if (ulen > len - ETH_HDR - ihl)
 		ulen = len - ETH_HDR - ihl;
-	udp[6] = udp[7] = 0;
+	udp[6] = 0;
+	udp[7] = 0;
 	sum = sum16(ip + 12, 8, 0) + IPPROTO_UDP + ulen;
 	c = fold(sum16(udp, ulen, sum));
 	if (!c)
