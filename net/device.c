@@ -188,7 +188,8 @@ static void padtun_destruct(struct net_device *dev)
 
 	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
-	/* Its work submits to the rx queue. */
+	/* Their poll and its work submit to the rx queue. */
+	padtun_bursts_destroy(pt);
 	padtun_rx_keys_stop(pt);
 	padtun_queue_destroy(&pt->rx);
 	padtun_rx_keys_release(pt);
@@ -255,9 +256,12 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_rx_padata;
 
-	ret = padtun_socket_open(pt, extack);
+	ret = padtun_bursts_init(pt);
 	if (ret)
 		goto err_rx;
+	ret = padtun_socket_open(pt, extack);
+	if (ret)
+		goto err_bursts;
 	if (!cfg->mtu_given)
 		padtun_set_default_mtu(pt);
 	ret = padtun_hotplug_add(pt);
@@ -275,8 +279,12 @@ err_hotplug:
 	padtun_hotplug_remove(pt);
 err_socket:
 	padtun_socket_detach(pt);
+	padtun_bursts_destroy(pt);
 	padtun_rx_keys_stop(pt);
 	padtun_socket_release(pt);
+	goto err_rx;
+err_bursts:
+	padtun_bursts_destroy(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
 	padtun_queue_destroy(&pt->tx);

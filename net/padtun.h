@@ -18,6 +18,8 @@
 #define PADTUN_DEFAULT_MAX_INFLIGHT	512
 #define PADTUN_MAX_MAX_INFLIGHT		65536
 
+struct padtun_burst;
+
 union padtun_addr {
 	__be32 v4;
 	struct in6_addr v6;
@@ -69,6 +71,7 @@ struct padtun_dev {
 	struct socket *sock;
 	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
 	struct gro_cells gro_cells;
+	struct padtun_burst __percpu *bursts;	/* burst.c */
 	struct padtun_pcpu_stats __percpu *stats;
 };
 
@@ -86,6 +89,11 @@ struct padtun_config {
 
 extern struct workqueue_struct *padtun_wq;
 extern struct rtnl_link_ops padtun_link_ops;
+
+/* burst.c */
+int padtun_bursts_init(struct padtun_dev *pt);
+void padtun_bursts_destroy(struct padtun_dev *pt);
+void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb);
 
 /* device.c */
 int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
@@ -116,6 +124,8 @@ extern const struct padtun_queue_ops padtun_tx_ops;
 
 /* receive.c */
 extern const struct padtun_queue_ops padtun_rx_ops;
+int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
+			   int max);
 unsigned int padtun_rx_backlog_max(struct padtun_dev *pt);
 
 #endif /* _PADTUN_PADTUN_H */

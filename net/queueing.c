@@ -16,6 +16,109 @@
 /* How long changelink waits for the packets in flight to come out. */
 #define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
 
+static void padtun_pkt_free(struct padtun_pkt *pkt)
+{
+	__skb_queue_purge(&pkt->skbs);
+	padtun_rx_key_put(pkt->rx_key);
+	kfree(pkt);
+}
+
+/* Called once per accepted batch, after its serial stage. */
+static void padtun_queue_complete(struct padtun_queue *q, unsigned int count)
+{
+	if (atomic_sub_return(count, &q->inflight) <= 0 && READ_ONCE(q->paused))
+		wake_up(&q->idle);
+	if (READ_ONCE(q->backlog_len) && !READ_ONCE(q->paused))
+		mod_delayed_work(padtun_wq, &q->resubmit, 0);
+	if (q->ops->drained)
+		q->ops->drained(q);
+}
+
+/* Hand each packet, in order, to the direction's serial stage, which
+ * consumes it.
+ */
+static void padtun_pkt_finish(struct padtun_pkt *pkt)
+{
+	struct padtun_queue *q = pkt->queue;
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&pkt->skbs)))
+		q->ops->finish(q->pt, pkt, skb);
+}
+
+static void padtun_queue_serial(struct padata_priv *padata)
+{
+	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
+					      padata);
+	struct padtun_queue *q = pkt->queue;
+	unsigned int count = pkt->count;
+
+	/* Empty if the unordered knob already finished it from parallel(). */
+	padtun_pkt_finish(pkt);
+	padtun_pkt_free(pkt);
+	padtun_queue_complete(q, count);
+}
+
+/* The end of the parallel stage, sync or async: every packet's outcome is
+ * in its PADTUN_CB()->err. Runs with BHs disabled.
+ */
+static void padtun_pkt_parallel_done(struct padtun_pkt *pkt)
+{
+	unsigned int req_size = pkt->queue->pt->transform.req_size;
+
+	/* The AEAD is done with its request, which may hold key material:
+	 * wipe it once per batch, here on a parallel CPU rather than on the
+	 * one serial CPU.
+	 */
+	if (req_size)
+		memzero_explicit(padtun_pkt_req(pkt), req_size);
+	if (padtun_knob_unordered())
+		padtun_pkt_finish(pkt);
+	if (padtun_knob_defer_serial(pkt))
+		return;
+	padata_do_serial(&pkt->padata);
+}
+
+/* Record the outcome of pkt->cur and move on to the next packet. */
+static void padtun_pkt_crypted(struct padtun_pkt *pkt, int err)
+{
+	const struct padtun_queue_ops *ops = pkt->queue->ops;
+	struct sk_buff *skb = pkt->cur;
+
+	PADTUN_CB(skb)->err = ops->crypted ? ops->crypted(pkt, skb, err) : err;
+	pkt->cur = skb_peek_next(skb, &pkt->skbs);
+}
+
+/* Crypt the batch from pkt->cur on, one packet after the other: they
+ * share the one request.
+ */
+static void padtun_pkt_crypt_from_cur(struct padtun_pkt *pkt)
+{
+	const struct padtun_queue_ops *ops = pkt->queue->ops;
+	int err;
+
+	while (pkt->cur) {
+		err = ops->crypt(pkt, pkt->cur);
+		if (err == -EINPROGRESS)
+			return;
+		padtun_pkt_crypted(pkt, err);
+	}
+	padtun_pkt_parallel_done(pkt);
+}
+
+/**
+ * padtun_pkt_crypt_done - the asynchronous AEAD finished pkt->cur
+ * @pkt: the batch
+ * @err: the AEAD's result
+ *
+ * Context: BHs disabled. Goes on with the rest of the batch.
+ */
+void padtun_pkt_crypt_done(struct padtun_pkt *pkt, int err)
+{
+	padtun_pkt_crypted(pkt, err);
+	padtun_pkt_crypt_from_cur(pkt);
+}
+
 static void padtun_queue_parallel(struct padata_priv *padata)
 {
 	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
@@ -24,92 +127,35 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 
 	padtun_knob_delay();
 	padtun_stat_inc(q->pt, q->ops->stat_parallel);
-	q->ops->work(pkt);
-}
-
-static void padtun_pkt_free(struct padtun_pkt *pkt)
-{
-	kfree_skb(pkt->skb);
-	padtun_rx_key_put(pkt->rx_key);
-	kfree(pkt);
-}
-
-/* Called once per accepted packet, after its serial stage. */
-static void padtun_queue_complete(struct padtun_queue *q)
-{
-	if (!atomic_dec_return(&q->inflight) && READ_ONCE(q->paused))
-		wake_up(&q->idle);
-	if (READ_ONCE(q->backlog_len) && !READ_ONCE(q->paused))
-		mod_delayed_work(padtun_wq, &q->resubmit, 0);
-	if (q->ops->drained)
-		q->ops->drained(q);
-}
-
-/* Hand the skb to the direction's serial stage, which consumes it. */
-static void padtun_pkt_finish(struct padtun_pkt *pkt)
-{
-	struct padtun_queue *q = pkt->queue;
-	struct sk_buff *skb = pkt->skb;
-
-	pkt->skb = NULL;
-	q->ops->finish(q->pt, pkt, skb);
-}
-
-static void padtun_queue_serial(struct padata_priv *padata)
-{
-	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
-					      padata);
-	struct padtun_queue *q = pkt->queue;
-
-	/* The unordered knob already finished it from parallel(). */
-	if (pkt->skb)
-		padtun_pkt_finish(pkt);
-	padtun_pkt_free(pkt);
-	padtun_queue_complete(q);
+	if (q->ops->prepare)
+		q->ops->prepare(pkt);
+	pkt->cur = skb_peek(&pkt->skbs);
+	padtun_pkt_crypt_from_cur(pkt);
 }
 
 /**
- * padtun_pkt_parallel_done - end of the parallel stage, sync or async
- * @pkt: the packet; its serial stage will see @err in pkt->err
- * @err: 0 or the reason the stage failed
+ * padtun_pkt_alloc - a new, empty batch
+ * @q: the direction it is for
  *
- * Runs with BHs disabled: from parallel() or from the AEAD completion.
+ * Context: any; GFP_ATOMIC.
  */
-void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err)
-{
-	unsigned int req_size = pkt->queue->pt->transform.req_size;
-
-	/* The AEAD is done with its request, which may hold key material:
-	 * wipe it here, on a parallel CPU, rather than on the one serial CPU.
-	 * Only parallel() writes a request, so no other packet needs it.
-	 */
-	if (req_size)
-		memzero_explicit(padtun_pkt_req(pkt), req_size);
-	pkt->err = err;
-	if (padtun_knob_unordered())
-		padtun_pkt_finish(pkt);
-	if (padtun_knob_defer_serial(pkt))
-		return;
-	padata_do_serial(&pkt->padata);
-}
-
-struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
-				    struct sk_buff *skb)
+struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q)
 {
 	struct padtun_pkt *pkt;
 
 	pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
 	if (unlikely(!pkt))
 		return NULL;
-	/* A packet padata refused is resubmitted as it is. */
+	/* A batch padata refused is resubmitted as it is. */
 	pkt->padata = (struct padata_priv) {
 		.parallel = padtun_queue_parallel,
 		.serial = padtun_queue_serial,
 	};
 	pkt->queue = q;
-	pkt->skb = skb;
+	__skb_queue_head_init(&pkt->skbs);
 	pkt->aead = NULL;
 	pkt->rx_key = NULL;
+	pkt->count = 0;
 	return pkt;
 }
 
@@ -123,14 +169,14 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
-	atomic_inc(&q->inflight);
+	atomic_add(pkt->count, &q->inflight);
 	cb_cpu = READ_ONCE(pt->cb_cpu_now);
 	ret = padata_do_parallel(q->pinst, &pkt->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
 	}
-	atomic_dec(&q->inflight);
+	atomic_sub(pkt->count, &q->inflight);
 	if (ret == -EBUSY) {
 		padtun_stat_inc(pt, q->ops->stat_busy);
 		return -EAGAIN;
@@ -151,13 +197,13 @@ static void padtun_backlog_add(struct padtun_queue *q, struct padtun_pkt *pkt,
 		list_add(&pkt->backlog, &q->backlog);
 	else
 		list_add_tail(&pkt->backlog, &q->backlog);
-	WRITE_ONCE(q->backlog_len, q->backlog_len + 1);
+	WRITE_ONCE(q->backlog_len, q->backlog_len + pkt->count);
 }
 
 static void padtun_backlog_del(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
 	list_del(&pkt->backlog);
-	WRITE_ONCE(q->backlog_len, q->backlog_len - 1);
+	WRITE_ONCE(q->backlog_len, q->backlog_len - pkt->count);
 }
 
 /* Nothing in flight means no serial() will come to kick the backlog: poll
@@ -176,25 +222,25 @@ static void padtun_queue_retry_later(struct padtun_queue *q)
 
 static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
 {
-	padtun_stat_inc(q->pt, q->ops->stat_dropped);
+	padtun_stat_add(q->pt, q->ops->stat_dropped, pkt->count);
 	padtun_pkt_free(pkt);
 }
 
 /**
- * padtun_pkt_discard - free a packet that never reached padata
+ * padtun_pkt_discard - free a batch that never reached padata
  * @pkt: from padtun_pkt_alloc()
  * @stat: the counter that says why
  */
 void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat)
 {
-	padtun_stat_inc(pkt->queue->pt, stat);
+	padtun_stat_add(pkt->queue->pt, stat, pkt->count);
 	padtun_pkt_free(pkt);
 }
 
 /**
- * padtun_queue_submit - hand a packet to padata, or queue it behind others
+ * padtun_queue_submit - hand a batch to padata, or queue it behind others
  * @q: the direction
- * @pkt: the packet; owned by the queue from now on
+ * @pkt: the batch, pkt->count set; owned by the queue from now on
  * @backlog_max: drop (and count) rather than grow the backlog beyond this
  */
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,

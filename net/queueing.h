@@ -25,11 +25,27 @@ struct padtun_rx_key;
 
 #define PADTUN_MAX_SG	(MAX_SKB_FRAGS + 2)
 
-/* One packet on its way through padata. Allocated with kmalloc at the
- * size the device computed once its AEAD was known: this struct, then the
- * crypto request with its transform-specific context (padtun_pkt_req).
- * Not in skb->cb (48 bytes: struct padata_priv alone fills it) nor in the
- * headroom (skb_cow_data may move the data while the request is live).
+/* What each packet of a batch carries on its own, in skb->cb: set by the
+ * parallel stage (tx) or the receive hook (rx), read by serial().
+ */
+struct padtun_cb {
+	u64 seq;
+	unsigned int len;		/* inner bytes, for the counters */
+	int err;			/* outcome of the parallel stage */
+};
+
+#define PADTUN_CB(skb)	((struct padtun_cb *)(skb)->cb)
+
+/* A batch on its way through padata: one object, one work item and one
+ * serial() for a run of packets with consecutive sequence numbers (a GSO
+ * packet's segments on tx, a receive burst of one session on rx), so the
+ * cross-CPU hand-offs and the wait for order are paid once per run.
+ * Allocated with kmalloc at the size the device computed once its AEAD
+ * was known: this struct, then the crypto request with its
+ * transform-specific context (padtun_pkt_req), reused for every packet of
+ * the run in turn. Not in skb->cb (48 bytes: struct padata_priv alone
+ * fills it) nor in the headroom (skb_cow_data may move the data while the
+ * request is live).
  */
 struct padtun_pkt {
 	struct padata_priv padata;
@@ -40,14 +56,16 @@ struct padtun_pkt {
 	bool encrypt;			/* for async_crypto */
 #endif
 	struct padtun_queue *queue;
-	struct sk_buff *skb;		/* NULL once finish() consumed it */
-	void (*crypto_done)(struct padtun_pkt *pkt, int err);
+	/* tx: one skb, GSO or not, until parallel() segments it; rx: the
+	 * burst. Emptied by serial(), which hands each on in order.
+	 */
+	struct sk_buff_head skbs;
+	struct sk_buff *cur;		/* parallel(): the one being crypted */
 	struct crypto_aead *aead;	/* the key of its direction and session */
 	struct padtun_rx_key *rx_key;	/* rx: holds a reference on aead */
-	u64 seq;
+	u64 seq;			/* tx: the first of @count numbers */
 	u64 session;
-	unsigned int len;		/* inner bytes, for the counters */
-	int err;			/* outcome of the parallel stage */
+	unsigned int count;		/* packets: what inflight counts */
 	u8 iv[16];
 	struct scatterlist sg[PADTUN_MAX_SG];
 };
@@ -59,9 +77,21 @@ static inline void *padtun_pkt_req(struct padtun_pkt *pkt)
 
 /* What tells the two directions apart: one const table each. */
 struct padtun_queue_ops {
-	/* Parallel stage: ends with padtun_pkt_parallel_done(). */
-	void (*work)(struct padtun_pkt *pkt);
-	/* Serial stage: owns @skb (taken off @pkt) whatever pkt->err says. */
+	/* Parallel stage, first: make pkt->skbs the packets to crypt
+	 * (optional).
+	 */
+	void (*prepare)(struct padtun_pkt *pkt);
+	/* Parallel stage, per packet: start its crypto. -EINPROGRESS: the
+	 * AEAD went asynchronous and padtun_pkt_crypt_done() follows.
+	 */
+	int (*crypt)(struct padtun_pkt *pkt, struct sk_buff *skb);
+	/* Parallel stage, per packet, once crypted: returns its outcome
+	 * (optional).
+	 */
+	int (*crypted)(struct padtun_pkt *pkt, struct sk_buff *skb, int err);
+	/* Serial stage, per packet: owns @skb whatever PADTUN_CB(skb)->err
+	 * says.
+	 */
 	void (*finish)(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		       struct sk_buff *skb);
 	/* Optional: packets left the queue, so the owner can wake up. */
@@ -78,7 +108,7 @@ struct padtun_queue {
 	struct padata_instance *pinst;
 	const struct padtun_queue_ops *ops;
 
-	/* Accepted by padata and serial() not finished yet. */
+	/* Packets (not batches) accepted by padata, serial() not done. */
 	atomic_t inflight;
 	wait_queue_head_t idle;		/* woken when inflight drops to 0 */
 
@@ -99,11 +129,10 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		      const struct cpumask *cpus);
 void padtun_queue_destroy(struct padtun_queue *q);
 
-struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q,
-				    struct sk_buff *skb);
+struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q);
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
 			 unsigned int backlog_max);
-void padtun_pkt_parallel_done(struct padtun_pkt *pkt, int err);
+void padtun_pkt_crypt_done(struct padtun_pkt *pkt, int err);
 void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat);
 
 unsigned int padtun_queue_len(struct padtun_queue *q);

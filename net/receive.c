@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receive: the UDP encap handler checks the header and submits to the rx
- * padata instance; parallel() authenticates and decrypts; serial() runs
- * the replay window and delivers through gro_cells, in arrival order.
+ * Receive: the UDP encap handler checks the header and queues the
+ * datagram for its CPU's burst (burst.c), which submits runs of one
+ * session to the rx padata instance as one batch each; parallel()
+ * authenticates and decrypts; serial() runs the replay window and delivers
+ * through gro_cells, in arrival order.
  */
 
 #include <linux/etherdevice.h>
@@ -57,6 +59,57 @@ unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
 	return max_t(u32, 2 * READ_ONCE(pt->max_inflight), 2048);
 }
 
+static u64 padtun_rx_session(const struct sk_buff *skb)
+{
+	return be64_to_cpu(((const struct padtun_header *)skb->data)->session);
+}
+
+/**
+ * padtun_rx_submit_burst - submit the head of a burst as one batch
+ * @pt: the device
+ * @burst: datagrams from padtun_receive(), in arrival order
+ * @max: take at most this many
+ *
+ * A batch holds one session (one key): the run at the head of @burst.
+ * Context: softirq (the burst's NAPI poll).
+ * Return: how many datagrams it took off @burst.
+ */
+int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
+			   int max)
+{
+	struct sk_buff *skb = skb_peek(burst);
+	u64 session = padtun_rx_session(skb);
+	struct padtun_pkt *pkt;
+	int count;
+
+	pkt = padtun_pkt_alloc(&pt->rx);
+	if (unlikely(!pkt)) {
+		__skb_unlink(skb, burst);
+		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
+		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
+		return 1;
+	}
+	do {
+		__skb_unlink(skb, burst);
+		__skb_queue_tail(&pkt->skbs, skb);
+		skb = skb_peek(burst);
+	} while (skb && skb_queue_len(&pkt->skbs) < max &&
+		 padtun_rx_session(skb) == session);
+	count = skb_queue_len(&pkt->skbs);
+	pkt->count = count;
+	pkt->session = session;
+	if (likely(pt->transform.aead)) {
+		/* The receive keys are RCU-protected. */
+		rcu_read_lock();
+		padtun_rx_submit(pt, pkt);
+		rcu_read_unlock();
+	} else {
+		padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	}
+	/* Not pkt->count: once submitted, pkt may be gone already. */
+	return count;
+}
+
 /**
  * padtun_receive - the encap_rcv hook of the link's UDP socket
  * @sk: the socket
@@ -69,7 +122,6 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	struct padtun_dev *pt = rcu_dereference_sk_user_data(sk);
 	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	const struct padtun_header *hdr;
-	struct padtun_pkt *pkt;
 
 	/* Being torn down: padtun_socket_detach() cleared it. */
 	if (unlikely(!pt))
@@ -89,24 +141,14 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 
-	pkt = padtun_pkt_alloc(&pt->rx, skb);
-	if (unlikely(!pkt)) {
-		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
-		reason = SKB_DROP_REASON_NOMEM;
-		goto drop;
-	}
 	/* The underlay's input route may be a noref dst, valid only in this
 	 * RCU section, and we have no use for it: the packet lives on in
 	 * padata's work items.
 	 */
 	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
-	pkt->session = be64_to_cpu(hdr->session);
-	pkt->seq = be64_to_cpu(hdr->seq);
-	if (likely(pt->transform.aead))
-		padtun_rx_submit(pt, pkt);
-	else
-		padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	PADTUN_CB(skb)->seq = be64_to_cpu(hdr->seq);
+	padtun_burst_add(pt, skb);
 	return 0;
 
 drop:
@@ -144,39 +186,30 @@ static int padtun_rx_check_inner(struct sk_buff *skb)
 	return 0;
 }
 
+/* parallel(), per datagram: authenticate and decrypt. */
+static int padtun_rx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
+{
+	return padtun_transform_decrypt(&pkt->queue->pt->transform, pkt, skb);
+}
+
 /* Decrypted: strip our header and tag, check what is left. */
-static void padtun_rx_decrypted(struct padtun_pkt *pkt, int err)
+static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
+			       int err)
 {
 	struct padtun_dev *pt = pkt->queue->pt;
-	struct sk_buff *skb = pkt->skb;
 
 	if (err)
-		goto done;
-	err = -EPROTO;
+		return err;
 	if (pskb_trim(skb, skb->len - pt->transform.tag_len))
-		goto done;
+		return -EPROTO;
 	__skb_pull(skb, sizeof(struct padtun_header));
 	skb_reset_network_header(skb);
 	err = padtun_rx_check_inner(skb);
 	if (err)
-		goto done;
-	pkt->len = skb->len;
+		return err;
+	PADTUN_CB(skb)->len = skb->len;
 	/* Room for the Ethernet header padtun_rx_deliver() puts back. */
-	err = skb_cow_head(skb, ETH_HLEN);
-done:
-	padtun_pkt_parallel_done(pkt, err);
-}
-
-/* parallel(): authenticate and decrypt, on one of the device's CPUs. */
-static void padtun_rx_work(struct padtun_pkt *pkt)
-{
-	struct padtun_dev *pt = pkt->queue->pt;
-	int ret;
-
-	pkt->crypto_done = padtun_rx_decrypted;
-	ret = padtun_transform_decrypt(&pt->transform, pkt);
-	if (ret != -EINPROGRESS)
-		padtun_rx_decrypted(pkt, ret);
+	return skb_cow_head(skb, ETH_HLEN);
 }
 
 /* Dress the packet as an Ethernet frame to ourselves and hand it up. */
@@ -211,23 +244,24 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 		padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
 }
 
-/* serial(): in arrival order, on the callback CPU. */
+/* serial(), per datagram: in arrival order, on the callback CPU. */
 static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
+	const struct padtun_cb *cb = PADTUN_CB(skb);
 	/* 6.1 has no drop reason for authentication or replay (nor can a
 	 * module add one): those are NOT_SPECIFIED, and told apart by the
 	 * counters. docs/padtun.rst lists the mapping.
 	 */
 	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 
-	if (unlikely(pkt->err)) {
-		if (pkt->err == -EBADMSG) {
+	if (unlikely(cb->err)) {
+		if (cb->err == -EBADMSG) {
 			padtun_stat_inc(pt, PADTUN_STAT_RX_AUTH_FAILED);
 			net_dbg_ratelimited("%s: datagram failed authentication (session %llu, seq %llu)\n",
 					    pt->dev->name, pkt->session,
-					    pkt->seq);
-		} else if (pkt->err == -EPROTO) {
+					    cb->seq);
+		} else if (cb->err == -EPROTO) {
 			padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
 			reason = SKB_DROP_REASON_IP_INHDR;
 			net_dbg_ratelimited("%s: authenticated datagram with a bad inner packet\n",
@@ -239,7 +273,7 @@ static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		goto drop;
 	}
 
-	switch (padtun_replay_check(&pt->replay, pkt->session, pkt->seq)) {
+	switch (padtun_replay_check(&pt->replay, pkt->session, cb->seq)) {
 	case PADTUN_REPLAY_NEW:
 		break;
 	case PADTUN_REPLAY_LATE:
@@ -259,7 +293,7 @@ static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 	}
 	if (pkt->rx_key)
 		padtun_rx_session_authenticated(pt, pkt);
-	padtun_rx_deliver(pt, skb, pkt->len);
+	padtun_rx_deliver(pt, skb, cb->len);
 	return;
 
 drop:
@@ -267,7 +301,8 @@ drop:
 }
 
 const struct padtun_queue_ops padtun_rx_ops = {
-	.work		= padtun_rx_work,
+	.crypt		= padtun_rx_crypt,
+	.crypted	= padtun_rx_decrypted,
 	.finish		= padtun_rx_finish,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,

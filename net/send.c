@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Transmit: ndo_start_xmit segments and numbers the packets and submits
- * them to the tx padata instance; parallel() encrypts; serial() sends them
- * in the order they were numbered.
+ * Transmit: ndo_start_xmit numbers each skb, a GSO packet with as many
+ * numbers as it may have segments, and submits it to the tx padata
+ * instance as one batch; parallel() segments, checksums and encrypts;
+ * serial() sends the segments in the order they were numbered.
  */
 
 #include <linux/etherdevice.h>
@@ -69,105 +70,133 @@ static bool padtun_tx_strip_link_header(struct sk_buff *skb)
 	return false;
 }
 
-/* Called under the netdev tx lock: the order of calls is the seq order. */
-static void padtun_tx_submit(struct padtun_dev *pt, struct sk_buff *skb)
+/* How many sequence numbers an skb takes: at least as many as the
+ * segments it becomes (the headers counted as payload make it an upper
+ * bound); parallel() drops any segment beyond them, so no number is used
+ * twice. Numbers left unused are gaps the receiver never waits for.
+ */
+static unsigned int padtun_tx_count(const struct sk_buff *skb)
 {
-	enum skb_drop_reason reason = SKB_DROP_REASON_INVALID_PROTO;
-	struct padtun_pkt *pkt;
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
 
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (unlikely(!skb))
-		goto drop_counted;
-	if (unlikely(!padtun_tx_strip_link_header(skb)))
-		goto drop;
-	skb_dst_drop(skb);
-
-	/* Per packet, not per xmit: a GSO packet takes many numbers. The
-	 * receiver refuses anything above PADTUN_SEQ_MAX; only a fresh link
-	 * (new session) goes on.
-	 */
-	reason = SKB_DROP_REASON_NOT_SPECIFIED;
-	if (unlikely(pt->tx_seq > PADTUN_SEQ_MAX))
-		goto drop;
-	reason = SKB_DROP_REASON_NOMEM;
-	pkt = padtun_pkt_alloc(&pt->tx, skb);
-	if (unlikely(!pkt))
-		goto drop;
-	pkt->len = skb->len;
-	pkt->session = pt->session;
-	pkt->seq = pt->tx_seq++;
-	padtun_queue_submit(&pt->tx, pkt, UINT_MAX);
-	return;
-
-drop:
-	kfree_skb_reason(skb, reason);
-drop_counted:
-	padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
+	if (!skb_is_gso(skb))
+		return 1;
+	if (shinfo->gso_size == GSO_BY_FRAGS)
+		return max_t(unsigned int, shinfo->gso_segs, 1);
+	return DIV_ROUND_UP(skb->len, shinfo->gso_size);
 }
 
 netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
-	struct sk_buff *segs, *next;
+	enum skb_drop_reason reason;
+	struct padtun_pkt *pkt;
+	unsigned int count;
 
-	if (!skb_is_gso(skb)) {
-		padtun_tx_submit(pt, skb);
-		goto out;
-	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (unlikely(!skb))
+		goto drop_counted;
+	skb_dst_drop(skb);
 
-	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR(segs)) {
-		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
-		kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);
-		goto out;
-	}
-	if (!segs) {
-		/* Nothing to segment (one segment's worth, e.g. a dodgy GSO
-		 * packet from a guest): send it as it is, as a plain packet.
-		 */
-		skb_gso_reset(skb);
-		padtun_tx_submit(pt, skb);
-		goto out;
-	}
-	consume_skb(skb);
-	skb_list_walk_safe(segs, skb, next) {
-		skb_mark_not_on_list(skb);
-		padtun_tx_submit(pt, skb);
-	}
+	/* The tx lock (no LLTX) makes the order of calls the seq order. The
+	 * receiver refuses anything above PADTUN_SEQ_MAX; only a fresh link
+	 * (new session) goes on. tx_seq never passes PADTUN_SEQ_MAX + 1.
+	 */
+	count = padtun_tx_count(skb);
+	reason = SKB_DROP_REASON_NOT_SPECIFIED;
+	if (unlikely(count > PADTUN_SEQ_MAX + 1 - pt->tx_seq))
+		goto drop;
+	reason = SKB_DROP_REASON_NOMEM;
+	pkt = padtun_pkt_alloc(&pt->tx);
+	if (unlikely(!pkt))
+		goto drop;
+	__skb_queue_tail(&pkt->skbs, skb);
+	pkt->count = count;
+	pkt->session = pt->session;
+	pkt->seq = pt->tx_seq;
+	pt->tx_seq += count;
+	padtun_queue_submit(&pt->tx, pkt, UINT_MAX);
+	goto out;
+
+drop:
+	kfree_skb_reason(skb, reason);
+drop_counted:
+	padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 out:
 	padtun_tx_maybe_stop(pt);
 	return NETDEV_TX_OK;
 }
 
-/* parallel(): checksum and encrypt, on one of the device's CPUs. */
-static void padtun_tx_work(struct padtun_pkt *pkt)
+/* parallel(), first: cut a GSO packet into segments, here rather than in
+ * ndo_start_xmit so that the copy and checksum of every byte spread over
+ * the parallel CPUs; number them.
+ */
+static void padtun_tx_segment(struct padtun_pkt *pkt)
 {
 	struct padtun_dev *pt = pkt->queue->pt;
-	struct sk_buff *skb = pkt->skb;
-	int ret;
+	struct sk_buff *skb = __skb_dequeue(&pkt->skbs), *segs, *next;
+	unsigned int n = 0;
 
-	/* Once encrypted, nobody after us can fill the checksum in. */
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
-		ret = -EINVAL;
-		goto done;
+	if (skb_is_gso(skb)) {
+		segs = skb_gso_segment(skb, 0);
+		if (IS_ERR(segs)) {
+			padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
+			kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);
+			return;
+		}
+		if (segs) {
+			consume_skb(skb);
+			skb = segs;
+		} else {
+			/* One segment's worth (e.g. a dodgy GSO packet from
+			 * a guest): send it as it is, as a plain packet.
+			 */
+			skb_gso_reset(skb);
+		}
 	}
-	ret = skb_cow_head(skb, PADTUN_HEADROOM);
-	if (unlikely(ret))
-		goto done;
-
-	pkt->crypto_done = padtun_pkt_parallel_done;
-	ret = padtun_transform_encrypt(&pt->transform, pkt);
-	if (ret == -EINPROGRESS)
-		return;
-done:
-	padtun_pkt_parallel_done(pkt, ret);
+	skb_list_walk_safe(skb, skb, next) {
+		skb_mark_not_on_list(skb);
+		if (unlikely(n == pkt->count)) {
+			padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
+			kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);
+			continue;
+		}
+		PADTUN_CB(skb)->seq = pkt->seq + n++;
+		__skb_queue_tail(&pkt->skbs, skb);
+	}
 }
 
-/* serial(): on the callback CPU, in submission order. */
+/* parallel(), per segment: checksum and encrypt. -EPROTO: not IP. */
+static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
+{
+	struct padtun_dev *pt = pkt->queue->pt;
+	int ret;
+
+	if (unlikely(!padtun_tx_strip_link_header(skb)))
+		return -EPROTO;
+	PADTUN_CB(skb)->len = skb->len;
+	/* Once encrypted, nobody after us can fill the checksum in. */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		return -EINVAL;
+	ret = skb_cow_head(skb, PADTUN_HEADROOM);
+	if (unlikely(ret))
+		return ret;
+	return padtun_transform_encrypt(&pt->transform, pkt, skb);
+}
+
+/* serial(), per segment: on the callback CPU, in submission order. */
 static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
-	if (unlikely(pkt->err)) {
+	const struct padtun_cb *cb = PADTUN_CB(skb);
+	unsigned int len = cb->len;
+
+	if (unlikely(cb->err == -EPROTO)) {
+		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
+		kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
+		return;
+	}
+	if (unlikely(cb->err)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
 		kfree_skb(skb);
 		return;
@@ -177,11 +206,12 @@ static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		return;
 	}
 	padtun_stat_add_packet(pt, PADTUN_STAT_TX_SENT, PADTUN_STAT_TX_BYTES,
-			       pkt->len);
+			       len);
 }
 
 const struct padtun_queue_ops padtun_tx_ops = {
-	.work		= padtun_tx_work,
+	.prepare	= padtun_tx_segment,
+	.crypt		= padtun_tx_crypt,
 	.finish		= padtun_tx_finish,
 	.drained	= padtun_tx_maybe_wake,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,

@@ -179,7 +179,7 @@ unlock:
  * @pt: the device (with an AEAD)
  * @pkt: pkt->session and pkt->seq are set from the header
  *
- * Context: softirq, RCU read side (the UDP encap hook).
+ * Context: softirq, RCU read side (the receive burst's poll).
  */
 void padtun_rx_submit(struct padtun_dev *pt, struct padtun_pkt *pkt)
 {

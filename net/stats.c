@@ -48,13 +48,14 @@ void padtun_stats_free(struct padtun_dev *pt)
 }
 
 /* Any context: BHs off or on, process or softirq. */
-void padtun_stat_inc(struct padtun_dev *pt, enum padtun_stat stat)
+void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat,
+		     unsigned int n)
 {
 	struct padtun_pcpu_stats *s = get_cpu_ptr(pt->stats);
 	unsigned long flags;
 
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
-	u64_stats_inc(&s->counter[stat]);
+	u64_stats_add(&s->counter[stat], n);
 	u64_stats_update_end_irqrestore(&s->syncp, flags);
 	put_cpu_ptr(pt->stats);
 }

@@ -48,9 +48,16 @@ extern const struct ethtool_ops padtun_ethtool_ops;
 
 int padtun_stats_init(struct padtun_dev *pt);
 void padtun_stats_free(struct padtun_dev *pt);
-void padtun_stat_inc(struct padtun_dev *pt, enum padtun_stat stat);
+void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat,
+		     unsigned int n);
 void padtun_stat_add_packet(struct padtun_dev *pt, enum padtun_stat packets,
 			    enum padtun_stat bytes, unsigned int len);
+static inline void padtun_stat_inc(struct padtun_dev *pt,
+				   enum padtun_stat stat)
+{
+	padtun_stat_add(pt, stat, 1);
+}
+
 void padtun_get_stats64(struct net_device *dev,
 			struct rtnl_link_stats64 *stats);
 

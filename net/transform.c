@@ -172,24 +172,23 @@ static void padtun_transform_complete(struct crypto_async_request *base,
 	if (err == -EINPROGRESS)
 		return;
 	local_bh_disable();
-	pkt->crypto_done(pkt, err);
+	padtun_pkt_crypt_done(pkt, err);
 	local_bh_enable();
 }
 
-static int padtun_transform_run(struct padtun_transform *t,
-				struct padtun_pkt *pkt, int nsg,
-				unsigned int crypt_len, bool encrypt)
+static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
+				int nsg, unsigned int crypt_len, bool encrypt)
 {
 	struct aead_request *req = padtun_pkt_req(pkt);
 	int ret;
 
 	sg_init_table(pkt->sg, nsg);
-	ret = skb_to_sgvec(pkt->skb, pkt->sg, 0, pkt->skb->len);
+	ret = skb_to_sgvec(skb, pkt->sg, 0, skb->len);
 	if (unlikely(ret < 0))
 		return ret;
 
 	/* The key is the direction's and the session's: seq alone is new. */
-	padtun_nonce(pkt->iv, pkt->seq);
+	padtun_nonce(pkt->iv, PADTUN_CB(skb)->seq);
 	aead_request_set_tfm(req, pkt->aead);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  padtun_transform_complete, pkt);
@@ -223,12 +222,14 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
 /**
  * padtun_transform_encrypt - push the header, append and fill in the tag
  * @t: the device's transform
- * @pkt: pkt->skb starts at the inner packet, checksummed, with headroom
+ * @pkt: the batch: its session, request and scatterlist
+ * @skb: one packet of it, at the inner packet, checksummed, with headroom;
+ *	its sequence number in PADTUN_CB(skb)->seq
  */
 int padtun_transform_encrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt)
+			     struct padtun_pkt *pkt, struct sk_buff *skb)
 {
-	struct sk_buff *skb = pkt->skb, *trailer;
+	struct sk_buff *trailer;
 	struct padtun_header *hdr;
 	int nsg;
 
@@ -241,27 +242,29 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 	hdr->type = PADTUN_TYPE_DATA;
 	hdr->reserved = 0;
 	hdr->session = cpu_to_be64(pkt->session);
-	hdr->seq = cpu_to_be64(pkt->seq);
+	hdr->seq = cpu_to_be64(PADTUN_CB(skb)->seq);
 	if (!t->aead)
 		return 0;
 
 	pkt->aead = t->aead;
 	pskb_put(skb, trailer, t->tag_len);
-	return padtun_transform_run(t, pkt, nsg,
+	return padtun_transform_run(pkt, skb, nsg,
 				    skb->len - sizeof(*hdr) - t->tag_len, true);
 }
 
 /**
  * padtun_transform_decrypt - verify and decrypt in place
  * @t: the device's transform
- * @pkt: pkt->skb starts at the padtun header, which is in the linear part
+ * @pkt: the batch: its key, request and scatterlist
+ * @skb: one packet of it, at the padtun header, which is in the linear
+ *	part; its sequence number in PADTUN_CB(skb)->seq
  *
  * The header and tag stay: the caller strips them once this succeeded.
  */
 int padtun_transform_decrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt)
+			     struct padtun_pkt *pkt, struct sk_buff *skb)
 {
-	struct sk_buff *skb = pkt->skb, *trailer;
+	struct sk_buff *trailer;
 	int nsg;
 
 	if (!t->aead)
@@ -271,7 +274,7 @@ int padtun_transform_decrypt(struct padtun_transform *t,
 	if (unlikely(nsg < 0))
 		return nsg;
 
-	return padtun_transform_run(t, pkt, nsg,
+	return padtun_transform_run(pkt, skb, nsg,
 				    skb->len - sizeof(struct padtun_header),
 				    false);
 }

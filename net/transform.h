@@ -9,6 +9,7 @@
 
 struct netlink_ext_ack;
 struct padtun_pkt;
+struct sk_buff;
 
 #define PADTUN_KEY_MAX		32
 #define PADTUN_TRANSFORM_NAME_MAX 32
@@ -48,12 +49,13 @@ void padtun_transform_destroy(struct padtun_transform *t);
 struct crypto_aead *padtun_transform_rx_aead(struct padtun_transform *t,
 					     u64 session);
 
-/* Both return -EINPROGRESS when the AEAD went asynchronous: pkt->crypto_done
- * is then called later. Any other value is the final result.
+/* Both return -EINPROGRESS when the AEAD went asynchronous:
+ * padtun_pkt_crypt_done() is then called later. Any other value is the
+ * final result.
  */
 int padtun_transform_encrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt);
+			     struct padtun_pkt *pkt, struct sk_buff *skb);
 int padtun_transform_decrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt);
+			     struct padtun_pkt *pkt, struct sk_buff *skb);
 
 #endif /* _PADTUN_TRANSFORM_H */
