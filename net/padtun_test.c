@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for padtun's replay window (replay.c) and key derivation
- * (keys.c), built for test kernels only (PADNET_TEST=y and CONFIG_KUNIT)
- * and run by selftests/scenarios/padtun-kunit.sh.
+ * KUnit suite for padtun's replay window (replay.c), key derivation
+ * (keys.c) and nonce layout (transform.c), built for test kernels only
+ * (PADNET_TEST=y and CONFIG_KUNIT) and run by
+ * selftests/scenarios/padtun-kunit.sh.
  */
 
+#include <crypto/aead.h>
+#include <crypto/chacha20poly1305.h>
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -229,6 +233,64 @@ static void keys_sessions_forward(struct kunit *test)
 	}
 }
 
+/* chacha20poly1305 is sealed with lib/crypto and a 64-bit nonce (the
+ * sequence number); a peer that opens it with the crypto API's
+ * rfc7539(chacha20,poly1305) and padtun_nonce() must agree, and so the
+ * wire version did not change with the switch.
+ */
+static void nonce_lib_matches_crypto_api(struct kunit *test)
+{
+	const u64 seq = 0x1122334455667788ULL;
+	const size_t ad_len = sizeof(struct padtun_header), len = 300;
+	u8 key[CHACHA20POLY1305_KEY_SIZE], iv[PADTUN_NONCE_LEN];
+	struct crypto_aead *aead;
+	struct aead_request *req;
+	struct scatterlist sg;
+	u8 *buf, *plain;
+	int i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = i * 7 + 1;
+	buf = kunit_kzalloc(test, ad_len + len + CHACHA20POLY1305_AUTHTAG_SIZE,
+			    GFP_KERNEL);
+	plain = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	for (i = 0; i < ad_len + len; i++)
+		buf[i] = i;
+	memcpy(plain, buf + ad_len, len);
+
+	/* lib/crypto's output: ciphertext then tag, after the header. */
+	chacha20poly1305_encrypt(buf + ad_len, buf + ad_len, len, buf, ad_len,
+				 seq, key);
+
+	aead = crypto_alloc_aead("rfc7539(chacha20,poly1305)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(aead));
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(aead, PADTUN_TAG_LEN), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setkey(aead, key, sizeof(key)), 0);
+	req = aead_request_alloc(aead, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	padtun_nonce(iv, seq);
+	sg_init_one(&sg, buf, ad_len + len + CHACHA20POLY1305_AUTHTAG_SIZE);
+	aead_request_set_callback(req, 0, NULL, NULL);
+	aead_request_set_ad(req, ad_len);
+	aead_request_set_crypt(req, &sg, &sg,
+			       len + CHACHA20POLY1305_AUTHTAG_SIZE, iv);
+	KUNIT_EXPECT_EQ(test, crypto_aead_decrypt(req), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + ad_len, plain, len), 0);
+
+	/* Another nonce must not open it: the check above could not pass
+	 * by accident.
+	 */
+	chacha20poly1305_encrypt(buf + ad_len, plain, len, buf, ad_len, seq,
+				 key);
+	padtun_nonce(iv, seq + 1);
+	KUNIT_EXPECT_EQ(test, crypto_aead_decrypt(req), -EBADMSG);
+
+	aead_request_free(req);
+	crypto_free_aead(aead);
+}
+
 static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_in_order),
 	KUNIT_CASE(replay_late_in_window),
@@ -238,6 +300,7 @@ static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_wrap_at_top),
 	KUNIT_CASE(keys_directions_and_sessions),
 	KUNIT_CASE(keys_sessions_forward),
+	KUNIT_CASE(nonce_lib_matches_crypto_api),
 	{}
 };
 
@@ -249,5 +312,5 @@ static struct kunit_suite padtun_test_suite = {
 kunit_test_suite(padtun_test_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for padtun's replay window and keys");
+MODULE_DESCRIPTION("KUnit tests for padtun's replay window, keys and nonces");
 MODULE_IMPORT_NS(PADNET_TEST);

@@ -153,7 +153,7 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q)
 	};
 	pkt->queue = q;
 	__skb_queue_head_init(&pkt->skbs);
-	pkt->aead = NULL;
+	pkt->key = NULL;
 	pkt->rx_key = NULL;
 	pkt->count = 0;
 	return pkt;

@@ -18,8 +18,8 @@
 
 #include "stats.h"
 
-struct crypto_aead;
 struct padtun_dev;
+struct padtun_key;
 struct padtun_queue;
 struct padtun_rx_key;
 
@@ -61,8 +61,8 @@ struct padtun_pkt {
 	 */
 	struct sk_buff_head skbs;
 	struct sk_buff *cur;		/* parallel(): the one being crypted */
-	struct crypto_aead *aead;	/* the key of its direction and session */
-	struct padtun_rx_key *rx_key;	/* rx: holds a reference on aead */
+	const struct padtun_key *key;	/* its direction's and session's */
+	struct padtun_rx_key *rx_key;	/* rx: holds a reference on key */
 	u64 seq;			/* tx: the first of @count numbers */
 	u64 session;
 	unsigned int count;		/* packets: what inflight counts */

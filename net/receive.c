@@ -98,7 +98,7 @@ int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
 	count = skb_queue_len(&pkt->skbs);
 	pkt->count = count;
 	pkt->session = session;
-	if (likely(pt->transform.aead)) {
+	if (likely(pt->transform.tag_len)) {
 		/* The receive keys are RCU-protected. */
 		rcu_read_lock();
 		padtun_rx_submit(pt, pkt);
@@ -222,7 +222,7 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 
 	/* Same namespace: the socket lives in the device's own. */
 	skb_scrub_packet(skb, false);
-	if (pt->transform.aead) {
+	if (pt->transform.tag_len) {
 		/* The tag vouches for every byte the sender checksummed. */
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		skb->csum_level = ~0;

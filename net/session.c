@@ -22,7 +22,6 @@
 
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <crypto/aead.h>
 
 #include "padtun.h"
 #include "queueing.h"
@@ -34,7 +33,7 @@ static void padtun_rx_key_free(struct work_struct *work)
 						 struct padtun_rx_key,
 						 free_work);
 
-	crypto_free_aead(key->aead);
+	padtun_key_destroy(&key->key);
 	kfree(key);
 }
 
@@ -57,18 +56,15 @@ static struct padtun_rx_key *padtun_rx_key_create(struct padtun_dev *pt,
 						  u64 session)
 {
 	struct padtun_rx_key *key = kzalloc(sizeof(*key), GFP_KERNEL);
-	struct crypto_aead *aead;
 
 	if (!key)
 		return NULL;
-	aead = padtun_transform_rx_aead(&pt->transform, session);
-	if (IS_ERR(aead)) {
+	if (padtun_transform_rx_key(&pt->transform, session, &key->key)) {
 		kfree(key);
 		return NULL;
 	}
 	refcount_set(&key->refs, 1);
 	key->session = session;
-	key->aead = aead;
 	return key;
 }
 
@@ -84,7 +80,7 @@ static void padtun_rx_send_on(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			      struct padtun_rx_key *key)
 {
 	pkt->rx_key = key;
-	pkt->aead = key->aead;
+	pkt->key = &key->key;
 	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
 }
 

@@ -13,7 +13,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-struct crypto_aead;
+#include "transform.h"
+
 struct padtun_dev;
 struct padtun_pkt;
 
@@ -23,7 +24,7 @@ struct padtun_pkt;
 struct padtun_rx_key {
 	refcount_t refs;
 	u64 session;
-	struct crypto_aead *aead;
+	struct padtun_key key;
 	struct rcu_work free_work;
 };
 

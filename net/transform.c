@@ -3,8 +3,12 @@
  * The per-packet crypto: an AEAD over the padtun header (associated data)
  * and the inner packet, in place in the skb, under the key of the packet's
  * direction and session (keys.c), with its sequence number as the nonce.
+ * chacha20poly1305 calls lib/crypto directly, as wireguard does: no
+ * request, no template, nothing per packet to set up or wipe; gcm-aes goes
+ * through the crypto API (any driver, synchronous or not).
  */
 
+#include <crypto/chacha20poly1305.h>
 #include <linux/netlink.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
@@ -20,6 +24,7 @@ static const struct padtun_transform_desc padtun_transforms[] = {
 	{
 		.name = "chacha20poly1305",
 		.alg = "rfc7539(chacha20,poly1305)",
+		.lib = true,
 		.key_lens = { 32 },
 		.key_msg = "chacha20poly1305 takes a 32-byte key",
 	},
@@ -62,12 +67,10 @@ bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
 	return false;
 }
 
-/* A tfm keyed with the key of one direction and session. */
+/* A tfm keyed with @raw. */
 static struct crypto_aead *padtun_transform_aead(struct padtun_transform *t,
-						 const struct padtun_key_label *label,
-						 u64 session)
+						 const u8 *raw)
 {
-	u8 key[PADTUN_DERIVED_KEY_MAX];
 	struct crypto_aead *aead;
 	int ret;
 
@@ -80,14 +83,11 @@ static struct crypto_aead *padtun_transform_aead(struct padtun_transform *t,
 	ret = -EINVAL;
 	if (crypto_aead_ivsize(aead) != PADTUN_NONCE_LEN)
 		goto err_free;
-	/* The packets are sized for the first tfm's requests. */
+	/* The batches are sized for the first tfm's requests. */
 	if (t->req_size &&
 	    sizeof(struct aead_request) + crypto_aead_reqsize(aead) > t->req_size)
 		goto err_free;
-	padtun_kdf_expand(key, t->key_len, t->prk, t->desc->name, label,
-			  session);
-	ret = crypto_aead_setkey(aead, key, t->key_len);
-	memzero_explicit(key, sizeof(key));
+	ret = crypto_aead_setkey(aead, raw, t->key_len);
 	if (ret)
 		goto err_free;
 	return aead;
@@ -95,6 +95,39 @@ static struct crypto_aead *padtun_transform_aead(struct padtun_transform *t,
 err_free:
 	crypto_free_aead(aead);
 	return ERR_PTR(ret);
+}
+
+/* The key of one direction and session: lib/crypto keeps it as it is, the
+ * crypto API in a tfm.
+ */
+static int padtun_transform_key(struct padtun_transform *t,
+				const struct padtun_key_label *label,
+				u64 session, struct padtun_key *key)
+{
+	struct crypto_aead *aead;
+
+	key->aead = NULL;
+	padtun_kdf_expand(key->raw, t->key_len, t->prk, t->desc->name, label,
+			  session);
+	if (t->desc->lib)
+		return 0;
+	aead = padtun_transform_aead(t, key->raw);
+	memzero_explicit(key->raw, sizeof(key->raw));
+	if (IS_ERR(aead))
+		return PTR_ERR(aead);
+	key->aead = aead;
+	return 0;
+}
+
+/**
+ * padtun_key_destroy - free a key's tfm and wipe it
+ * @key: from padtun_transform_rx_key() (or the transform's own)
+ */
+void padtun_key_destroy(struct padtun_key *key)
+{
+	crypto_free_aead(key->aead);
+	key->aead = NULL;
+	memzero_explicit(key->raw, sizeof(key->raw));
 }
 
 /**
@@ -114,10 +147,10 @@ int padtun_transform_init(struct padtun_transform *t,
 			  const u8 *key, unsigned int key_len, u64 tx_session,
 			  struct netlink_ext_ack *extack)
 {
-	struct crypto_aead *aead;
+	int ret;
 
 	t->desc = desc;
-	t->aead = NULL;
+	t->tx_key.aead = NULL;
 	t->tag_len = 0;
 	t->req_size = 0;
 	if (!desc->alg)
@@ -125,39 +158,39 @@ int padtun_transform_init(struct padtun_transform *t,
 
 	t->key_len = key_len;
 	padtun_kdf_extract(t->prk, key, key_len);
-	aead = padtun_transform_aead(t, &t->tx_label, tx_session);
-	if (IS_ERR(aead)) {
+	ret = padtun_transform_key(t, &t->tx_label, tx_session, &t->tx_key);
+	if (ret) {
 		memzero_explicit(t->prk, sizeof(t->prk));
-		if (PTR_ERR(aead) == -ENOENT)
+		if (ret == -ENOENT)
 			NL_SET_ERR_MSG(extack, "the transform's crypto algorithm is not available");
 		else
 			NL_SET_ERR_MSG(extack, "the crypto algorithm refused the key");
-		return PTR_ERR(aead);
+		return ret;
 	}
-	t->aead = aead;
 	t->tag_len = PADTUN_TAG_LEN;
-	t->req_size = sizeof(struct aead_request) + crypto_aead_reqsize(aead);
+	if (t->tx_key.aead)
+		t->req_size = sizeof(struct aead_request) +
+			      crypto_aead_reqsize(t->tx_key.aead);
 	return 0;
 }
 
 /**
- * padtun_transform_rx_aead - a tfm for receiving a peer session
- * @t: the device's transform (with an AEAD)
+ * padtun_transform_rx_key - the key for receiving a peer session
+ * @t: the device's transform (with crypto)
  * @session: the peer's session
+ * @key: filled in; padtun_key_destroy() frees it
  *
  * Context: process (the crypto API allocates; gcm's setkey sleeps).
- * Return: the tfm, or an ERR_PTR.
  */
-struct crypto_aead *padtun_transform_rx_aead(struct padtun_transform *t,
-					     u64 session)
+int padtun_transform_rx_key(struct padtun_transform *t, u64 session,
+			    struct padtun_key *key)
 {
-	return padtun_transform_aead(t, &t->rx_label, session);
+	return padtun_transform_key(t, &t->rx_label, session, key);
 }
 
 void padtun_transform_destroy(struct padtun_transform *t)
 {
-	crypto_free_aead(t->aead);
-	t->aead = NULL;
+	padtun_key_destroy(&t->tx_key);
 	memzero_explicit(t->prk, sizeof(t->prk));
 }
 
@@ -176,6 +209,9 @@ static void padtun_transform_complete(struct crypto_async_request *base,
 	local_bh_enable();
 }
 
+/* The crypto API: the header is the associated data at the start of the
+ * scatterlist; @crypt_len bytes follow it (the tag not counted).
+ */
 static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
 				int nsg, unsigned int crypt_len, bool encrypt)
 {
@@ -189,7 +225,7 @@ static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
 
 	/* The key is the direction's and the session's: seq alone is new. */
 	padtun_nonce(pkt->iv, PADTUN_CB(skb)->seq);
-	aead_request_set_tfm(req, pkt->aead);
+	aead_request_set_tfm(req, pkt->key->aead);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  padtun_transform_complete, pkt);
 	aead_request_set_ad(req, sizeof(struct padtun_header));
@@ -200,6 +236,47 @@ static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
 	ret = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
 	/* -EBUSY with MAY_BACKLOG: queued, the callback will come. */
 	return ret == -EBUSY ? -EINPROGRESS : ret;
+}
+
+/* lib/crypto: the header, linear at skb->data, is the associated data;
+ * the scatterlist covers what follows it, @crypt_len bytes and the tag.
+ * Its 64-bit nonce is the sequence number, laid out as padtun_nonce()
+ * lays the crypto API's: the two agree on the wire.
+ */
+static int padtun_transform_lib(struct padtun_pkt *pkt, struct sk_buff *skb,
+				int nsg, unsigned int crypt_len, bool encrypt)
+{
+	const unsigned int ad_len = sizeof(struct padtun_header);
+	u64 seq = PADTUN_CB(skb)->seq;
+	int ret;
+
+	sg_init_table(pkt->sg, nsg);
+	ret = skb_to_sgvec(skb, pkt->sg, ad_len, skb->len - ad_len);
+	if (unlikely(ret < 0))
+		return ret;
+	if (encrypt)
+		return chacha20poly1305_encrypt_sg_inplace(pkt->sg, crypt_len,
+							   skb->data, ad_len,
+							   seq, pkt->key->raw) ?
+		       0 : -EINVAL;
+	return chacha20poly1305_decrypt_sg_inplace(pkt->sg,
+						   crypt_len + PADTUN_TAG_LEN,
+						   skb->data, ad_len, seq,
+						   pkt->key->raw) ? 0 : -EBADMSG;
+}
+
+static int padtun_transform_crypt(const struct padtun_transform *t,
+				  struct padtun_pkt *pkt, struct sk_buff *skb,
+				  int nsg, bool encrypt)
+{
+	unsigned int crypt_len = skb->len - sizeof(struct padtun_header) -
+				 t->tag_len;
+
+	if (t->desc->lib)
+		return padtun_transform_lib(pkt, skb, nsg, crypt_len, encrypt);
+	return padtun_transform_run(pkt, skb, nsg,
+				    encrypt ? crypt_len : crypt_len + t->tag_len,
+				    encrypt);
 }
 
 /* Writable, with @tailbits of tailroom, in at most PADTUN_MAX_SG pieces:
@@ -222,7 +299,7 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
 /**
  * padtun_transform_encrypt - push the header, append and fill in the tag
  * @t: the device's transform
- * @pkt: the batch: its session, request and scatterlist
+ * @pkt: the batch: its session, request (crypto API) and scatterlist
  * @skb: one packet of it, at the inner packet, checksummed, with headroom;
  *	its sequence number in PADTUN_CB(skb)->seq
  */
@@ -243,19 +320,18 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 	hdr->reserved = 0;
 	hdr->session = cpu_to_be64(pkt->session);
 	hdr->seq = cpu_to_be64(PADTUN_CB(skb)->seq);
-	if (!t->aead)
+	if (!t->tag_len)
 		return 0;
 
-	pkt->aead = t->aead;
+	pkt->key = &t->tx_key;
 	pskb_put(skb, trailer, t->tag_len);
-	return padtun_transform_run(pkt, skb, nsg,
-				    skb->len - sizeof(*hdr) - t->tag_len, true);
+	return padtun_transform_crypt(t, pkt, skb, nsg, true);
 }
 
 /**
  * padtun_transform_decrypt - verify and decrypt in place
  * @t: the device's transform
- * @pkt: the batch: its key, request and scatterlist
+ * @pkt: the batch: its key, request (crypto API) and scatterlist
  * @skb: one packet of it, at the padtun header, which is in the linear
  *	part; its sequence number in PADTUN_CB(skb)->seq
  *
@@ -267,14 +343,12 @@ int padtun_transform_decrypt(struct padtun_transform *t,
 	struct sk_buff *trailer;
 	int nsg;
 
-	if (!t->aead)
+	if (!t->tag_len)
 		return 0;
 
 	nsg = padtun_skb_prepare(skb, 0, &trailer);
 	if (unlikely(nsg < 0))
 		return nsg;
 
-	return padtun_transform_run(pkt, skb, nsg,
-				    skb->len - sizeof(struct padtun_header),
-				    false);
+	return padtun_transform_crypt(t, pkt, skb, nsg, false);
 }
