@@ -139,7 +139,7 @@ fi
 	echo "kernel $(uname -r)"
 	echo "cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "vcpus $(nproc)"
-	echo "crypto padtun-chacha20poly1305 $(crypto_driver 'rfc7539(chacha20,poly1305)')"
+	echo "crypto padtun-chacha20poly1305 $(lib_chacha20poly1305)"
 	echo "crypto padtun-gcm-aes $(crypto_driver 'gcm(aes)')"
 	echo "crypto esp-chacha20poly1305 $(ip -s xfrm state list src "$(mine 18.1)" | sed -n 's/.*aead \([^ ]*\) .*/\1/p' | head -n 1) (plain)"
 	echo "crypto esp-gcm-aes $(ip -s xfrm state list src "$(mine 18.2)" | sed -n 's/.*aead \([^ ]*\) .*/\1/p' | head -n 1) (plain)"

@@ -45,7 +45,7 @@ fi
 {
 	echo "kernel $(uname -r)"
 	echo "cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) vCPUs"
-	echo "crypto padtun-chacha20poly1305 $(crypto_driver 'rfc7539(chacha20,poly1305)')"
+	echo "crypto padtun-chacha20poly1305 $(lib_chacha20poly1305)"
 	echo "crypto padtun-gcm-aes $(crypto_driver 'gcm(aes)')"
 	echo "crypto esp-chacha20poly1305 $(crypto_driver "seqiv($ESP_CHACHA)")"
 	echo "crypto esp-gcm-aes $(crypto_driver "seqiv($ESP_GCM)")"

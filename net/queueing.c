@@ -16,11 +16,17 @@
 /* How long changelink waits for the packets in flight to come out. */
 #define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
 
+/* Batches a queue keeps for reuse: enough for its in-flight limit at the
+ * default (512 packets) even when every batch is one packet.
+ */
+#define PADTUN_POOL_SIZE	512
+
 static void padtun_pkt_free(struct padtun_pkt *pkt)
 {
 	__skb_queue_purge(&pkt->skbs);
 	padtun_rx_key_put(pkt->rx_key);
-	kfree(pkt);
+	if (ptr_ring_produce_any(&pkt->queue->pool, pkt))
+		kfree(pkt);
 }
 
 /* Called once per accepted batch, after its serial stage. */
@@ -137,13 +143,14 @@ static void padtun_queue_parallel(struct padata_priv *padata)
  * padtun_pkt_alloc - a new, empty batch
  * @q: the direction it is for
  *
- * Context: any; GFP_ATOMIC.
+ * Context: any; GFP_ATOMIC when the pool is empty.
  */
 struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q)
 {
-	struct padtun_pkt *pkt;
+	struct padtun_pkt *pkt = ptr_ring_consume_any(&q->pool);
 
-	pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
+	if (unlikely(!pkt))
+		pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
 	if (unlikely(!pkt))
 		return NULL;
 	/* A batch padata refused is resubmitted as it is. */
@@ -341,6 +348,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		      const struct cpumask *cpus)
 {
 	struct padata_instance *pinst;
+	int ret;
 
 	q->pt = pt;
 	q->ops = ops;
@@ -351,17 +359,23 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 	q->backlog_len = 0;
 	q->paused = false;
 	INIT_DELAYED_WORK(&q->resubmit, padtun_queue_resubmit);
+	ret = ptr_ring_init(&q->pool, PADTUN_POOL_SIZE, GFP_KERNEL);
+	if (ret)
+		return ret;
 
 	pinst = padata_alloc(cpus, padtun_wq);
-	if (IS_ERR_OR_NULL(pinst))
+	if (IS_ERR_OR_NULL(pinst)) {
+		ptr_ring_cleanup(&q->pool, NULL);
 		return pinst ? PTR_ERR(pinst) : -ENOMEM;
+	}
 	q->pinst = pinst;
 	padata_start(pinst);
 	return 0;
 }
 
 /* Context: process, no lock that serial() needs. New packets must have
- * stopped coming (socket detached, device unregistered) before this.
+ * stopped coming (socket detached, device unregistered) and every batch
+ * held elsewhere (rx: waiting for a key) must be freed before this.
  */
 void padtun_queue_destroy(struct padtun_queue *q)
 {
@@ -383,5 +397,11 @@ void padtun_queue_destroy(struct padtun_queue *q)
 		padtun_backlog_del(q, pkt);
 		padtun_pkt_drop(q, pkt);
 	}
+	/* The pool, through the locking its users take (cleanup's own
+	 * destroy loop takes the lock without disabling BHs).
+	 */
+	while ((pkt = ptr_ring_consume(&q->pool)))
+		kfree(pkt);
 	local_bh_enable();
+	ptr_ring_cleanup(&q->pool, NULL);
 }

@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/crypto.h>
 #include <linux/list.h>
+#include <linux/ptr_ring.h>
 #include <linux/scatterlist.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
@@ -40,12 +41,12 @@ struct padtun_cb {
  * serial() for a run of packets with consecutive sequence numbers (a GSO
  * packet's segments on tx, a receive burst of one session on rx), so the
  * cross-CPU hand-offs and the wait for order are paid once per run.
- * Allocated with kmalloc at the size the device computed once its AEAD
- * was known: this struct, then the crypto request with its
- * transform-specific context (padtun_pkt_req), reused for every packet of
- * the run in turn. Not in skb->cb (48 bytes: struct padata_priv alone
- * fills it) nor in the headroom (skb_cow_data may move the data while the
- * request is live).
+ * Taken from the queue's pool (kmalloc'ed only while the pool is still
+ * filling), at the size the device computed once its AEAD was known: this
+ * struct, then the crypto request with its transform-specific context
+ * (padtun_pkt_req), reused for every packet of the run in turn. Not in
+ * skb->cb (48 bytes: struct padata_priv alone fills it) nor in the
+ * headroom (skb_cow_data may move the data while the request is live).
  */
 struct padtun_pkt {
 	struct padata_priv padata;
@@ -122,6 +123,11 @@ struct padtun_queue {
 	unsigned int backlog_len;
 	bool paused;			/* changelink or teardown: hold back */
 	struct delayed_work resubmit;
+
+	/* Batches serial() is done with, for the next ones: after the first
+	 * few hundred, a direction allocates nothing. Its own locks.
+	 */
+	struct ptr_ring pool;
 };
 
 int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,

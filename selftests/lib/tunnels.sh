@@ -85,6 +85,17 @@ crypto_driver() {
 		END { print pick }' /proc/crypto
 }
 
+# lib_chacha20poly1305: what padtun's chacha20poly1305 runs on. It calls
+# lib/crypto, which /proc/crypto does not list: x86's chacha20 takes SIMD
+# from SSSE3 on, poly1305 is x86_64 assembly either way.
+lib_chacha20poly1305() {
+	if grep -qw ssse3 /proc/cpuinfo; then
+		echo "lib/crypto (chacha20 SIMD, poly1305 x86_64)"
+	else
+		echo "lib/crypto (chacha20 generic: no SSSE3, poly1305 x86_64)"
+	fi
+}
+
 # crypto_refcnt DRIVER: the reference count /proc/crypto shows for DRIVER.
 crypto_refcnt() {
 	awk -v d="$1" '/^driver/ { hit = ($3 == d) } /^refcnt/ && hit { print $3; exit }' /proc/crypto
