@@ -3,44 +3,52 @@
  * Receive bursts: the UDP encap hook sees one datagram at a time, and
  * 6.1's UDP GRO does not hand a tunnel socket its merged datagrams (they
  * are cut up again before encap_rcv). So the hook only queues each
- * datagram on a per-CPU list and schedules that CPU's NAPI instance, which
- * runs once the underlay driver's poll is done and submits what gathered
- * as a few batches: one padata object per burst rather than per datagram.
- * The per-CPU list keeps the order in which the CPU received them.
+ * datagram on the link's burst list and schedules the link's NAPI
+ * instance, which runs once the underlay driver's poll is done and submits
+ * what gathered as a few batches: one padata object per burst rather than
+ * per datagram.
+ *
+ * One list and one NAPI instance per link, not one per CPU: when the
+ * underlay's interrupt moves to another CPU (CPU hotplug, affinity), a
+ * per-CPU list could still hold datagrams that later ones, received on the
+ * new CPU, would overtake. A single list keeps the order in which they
+ * were received, and NAPI runs one poll at a time.
  */
 
 #include <linux/netdevice.h>
-#include <linux/percpu.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
 
 #include "padtun.h"
-
-/* Touched only by its CPU, in softirq: the hook appends, the poll takes.
- * (A CPU going offline hands its scheduled poll to another CPU, after it
- * stopped receiving.)
- */
-struct padtun_burst {
-	struct sk_buff_head skbs;
-	struct napi_struct napi;
-	struct padtun_dev *pt;
-};
 
 static int padtun_burst_poll(struct napi_struct *napi, int budget)
 {
 	struct padtun_burst *burst = container_of(napi, struct padtun_burst,
 						  napi);
-	int done = 0;
+	struct sk_buff_head taken;
+	bool more;
+	int done;
 
-	while (done < budget && !skb_queue_empty(&burst->skbs))
-		done += padtun_rx_submit_burst(burst->pt, &burst->skbs,
-					       budget - done);
-	if (done < budget)
-		napi_complete_done(napi, done);
+	/* Take a budget's worth under the lock, submit without it. */
+	__skb_queue_head_init(&taken);
+	spin_lock(&burst->lock);
+	while (skb_queue_len(&taken) < budget && !skb_queue_empty(&burst->skbs))
+		__skb_queue_tail(&taken, __skb_dequeue(&burst->skbs));
+	more = !skb_queue_empty(&burst->skbs);
+	spin_unlock(&burst->lock);
+
+	done = skb_queue_len(&taken);
+	while (!skb_queue_empty(&taken))
+		padtun_rx_submit_burst(burst->pt, &taken, budget);
+	if (more || done == budget)
+		return budget;
+	/* A datagram queued since sets NAPI_STATE_MISSED: polled again. */
+	napi_complete_done(napi, done);
 	return done;
 }
 
 /**
- * padtun_burst_add - queue a received datagram for this CPU's next batch
+ * padtun_burst_add - queue a received datagram for the link's next batch
  * @pt: the device
  * @skb: checked, at the padtun header
  *
@@ -48,56 +56,48 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
  */
 void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb)
 {
-	struct padtun_burst *burst = this_cpu_ptr(pt->bursts);
+	struct padtun_burst *burst = &pt->burst;
+	bool first;
 
-	/* What gro_cells allows a CPU to hold before its poll runs. */
+	spin_lock(&burst->lock);
+	/* What gro_cells allows before its poll runs. */
 	if (unlikely(skb_queue_len(&burst->skbs) >
 		     READ_ONCE(netdev_max_backlog))) {
+		spin_unlock(&burst->lock);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_CPU_BACKLOG);
 		return;
 	}
 	__skb_queue_tail(&burst->skbs, skb);
-	if (skb_queue_len(&burst->skbs) == 1)
+	first = skb_queue_len(&burst->skbs) == 1;
+	spin_unlock(&burst->lock);
+	if (first)
 		napi_schedule(&burst->napi);
 }
 
 /* Context: process, before the socket can deliver (newlink). */
-int padtun_bursts_init(struct padtun_dev *pt)
+void padtun_burst_init(struct padtun_dev *pt)
 {
-	int cpu;
+	struct padtun_burst *burst = &pt->burst;
 
-	pt->bursts = alloc_percpu(struct padtun_burst);
-	if (!pt->bursts)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct padtun_burst *burst = per_cpu_ptr(pt->bursts, cpu);
-
-		__skb_queue_head_init(&burst->skbs);
-		burst->pt = pt;
-		set_bit(NAPI_STATE_NO_BUSY_POLL, &burst->napi.state);
-		netif_napi_add(pt->dev, &burst->napi, padtun_burst_poll);
-		napi_enable(&burst->napi);
-	}
-	return 0;
+	spin_lock_init(&burst->lock);
+	__skb_queue_head_init(&burst->skbs);
+	burst->pt = pt;
+	set_bit(NAPI_STATE_NO_BUSY_POLL, &burst->napi.state);
+	netif_napi_add(pt->dev, &burst->napi, padtun_burst_poll);
+	napi_enable(&burst->napi);
 }
 
 /* Context: process, the socket detached (nothing adds any more), before
  * the rx queue goes (the poll submits to it).
  */
-void padtun_bursts_destroy(struct padtun_dev *pt)
+void padtun_burst_destroy(struct padtun_dev *pt)
 {
-	int cpu;
+	struct padtun_burst *burst = &pt->burst;
 
-	for_each_possible_cpu(cpu) {
-		struct padtun_burst *burst = per_cpu_ptr(pt->bursts, cpu);
-
-		napi_disable(&burst->napi);
-		__netif_napi_del(&burst->napi);
-		__skb_queue_purge(&burst->skbs);
-	}
-	/* netpoll walks dev->napi_list under RCU. */
-	synchronize_net();
-	free_percpu(pt->bursts);
-	pt->bursts = NULL;
+	napi_disable(&burst->napi);
+	netif_napi_del(&burst->napi);
+	spin_lock_bh(&burst->lock);
+	__skb_queue_purge(&burst->skbs);
+	spin_unlock_bh(&burst->lock);
 }

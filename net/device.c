@@ -188,8 +188,8 @@ static void padtun_destruct(struct net_device *dev)
 
 	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
-	/* Their poll and its work submit to the rx queue. */
-	padtun_bursts_destroy(pt);
+	/* The burst's poll and the keys' work submit to the rx queue. */
+	padtun_burst_destroy(pt);
 	padtun_rx_keys_stop(pt);
 	padtun_queue_destroy(&pt->rx);
 	padtun_rx_keys_release(pt);
@@ -256,12 +256,10 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_rx_padata;
 
-	ret = padtun_bursts_init(pt);
-	if (ret)
-		goto err_rx;
+	padtun_burst_init(pt);
 	ret = padtun_socket_open(pt, extack);
 	if (ret)
-		goto err_bursts;
+		goto err_burst;
 	if (!cfg->mtu_given)
 		padtun_set_default_mtu(pt);
 	ret = padtun_hotplug_add(pt);
@@ -279,12 +277,12 @@ err_hotplug:
 	padtun_hotplug_remove(pt);
 err_socket:
 	padtun_socket_detach(pt);
-	padtun_bursts_destroy(pt);
+	padtun_burst_destroy(pt);
 	padtun_rx_keys_stop(pt);
 	padtun_socket_release(pt);
 	goto err_rx;
-err_bursts:
-	padtun_bursts_destroy(pt);
+err_burst:
+	padtun_burst_destroy(pt);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
 	padtun_queue_destroy(&pt->tx);

@@ -18,7 +18,13 @@
 #define PADTUN_DEFAULT_MAX_INFLIGHT	512
 #define PADTUN_MAX_MAX_INFLIGHT		65536
 
-struct padtun_burst;
+/* Datagrams received, waiting for the burst's NAPI poll (burst.c). */
+struct padtun_burst {
+	spinlock_t lock;		/* guards skbs: hook and poll, softirq */
+	struct sk_buff_head skbs;
+	struct napi_struct napi;
+	struct padtun_dev *pt;
+};
 
 union padtun_addr {
 	__be32 v4;
@@ -71,7 +77,7 @@ struct padtun_dev {
 	struct socket *sock;
 	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
 	struct gro_cells gro_cells;
-	struct padtun_burst __percpu *bursts;	/* burst.c */
+	struct padtun_burst burst;
 	struct padtun_pcpu_stats __percpu *stats;
 };
 
@@ -91,8 +97,8 @@ extern struct workqueue_struct *padtun_wq;
 extern struct rtnl_link_ops padtun_link_ops;
 
 /* burst.c */
-int padtun_bursts_init(struct padtun_dev *pt);
-void padtun_bursts_destroy(struct padtun_dev *pt);
+void padtun_burst_init(struct padtun_dev *pt);
+void padtun_burst_destroy(struct padtun_dev *pt);
 void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb);
 
 /* device.c */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receive: the UDP encap handler checks the header and queues the
- * datagram for its CPU's burst (burst.c), which submits runs of one
- * session to the rx padata instance as one batch each; parallel()
+ * datagram on the link's burst list (burst.c), whose poll submits runs of
+ * one session to the rx padata instance as one batch each; parallel()
  * authenticates and decrypts; serial() runs the replay window and delivers
  * through gro_cells, in arrival order.
  */
