@@ -109,6 +109,9 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 			 struct netlink_ext_ack *extack);
 void padtun_setup(struct net_device *dev);
 
+/* gso.c */
+void padtun_tx_coalesce(struct padtun_pkt *pkt);
+
 /* hotplug.c */
 int padtun_hotplug_init(void);
 void padtun_hotplug_exit(void);

@@ -70,6 +70,7 @@ static void padtun_queue_serial(struct padata_priv *padata)
  */
 static void padtun_pkt_parallel_done(struct padtun_pkt *pkt)
 {
+	const struct padtun_queue_ops *ops = pkt->queue->ops;
 	unsigned int req_size = pkt->queue->pt->transform.req_size;
 
 	/* The AEAD is done with its request, which may hold key material:
@@ -78,6 +79,8 @@ static void padtun_pkt_parallel_done(struct padtun_pkt *pkt)
 	 */
 	if (req_size)
 		memzero_explicit(padtun_pkt_req(pkt), req_size);
+	if (ops->parallel_done)
+		ops->parallel_done(pkt);
 	if (padtun_knob_unordered())
 		padtun_pkt_finish(pkt);
 	if (padtun_knob_defer_serial(pkt))

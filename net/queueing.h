@@ -90,6 +90,10 @@ struct padtun_queue_ops {
 	 * (optional).
 	 */
 	int (*crypted)(struct padtun_pkt *pkt, struct sk_buff *skb, int err);
+	/* Parallel stage, last, every packet crypted: may regroup pkt->skbs
+	 * in the same order (optional).
+	 */
+	void (*parallel_done)(struct padtun_pkt *pkt);
 	/* Serial stage, per packet: owns @skb whatever PADTUN_CB(skb)->err
 	 * says.
 	 */

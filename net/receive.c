@@ -238,8 +238,8 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	skb->protocol = eth_type_trans(skb, dev);
 
 	if (likely(gro_cells_receive(&pt->gro_cells, skb) == NET_RX_SUCCESS))
-		padtun_stat_add_packet(pt, PADTUN_STAT_RX_DELIVERED,
-				       PADTUN_STAT_RX_BYTES, len);
+		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
+					PADTUN_STAT_RX_BYTES, 1, len);
 	else
 		padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
 }

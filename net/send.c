@@ -2,8 +2,9 @@
 /*
  * Transmit: ndo_start_xmit numbers each skb, a GSO packet with as many
  * numbers as it may have segments, and submits it to the tx padata
- * instance as one batch; parallel() segments, checksums and encrypts;
- * serial() sends the segments in the order they were numbered.
+ * instance as one batch; parallel() segments, checksums and encrypts,
+ * then puts the datagrams in UDP GSO skbs (gso.c); serial() sends them in
+ * the order they were numbered.
  */
 
 #include <linux/etherdevice.h>
@@ -184,11 +185,14 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	return padtun_transform_encrypt(&pt->transform, pkt, skb);
 }
 
-/* serial(), per segment: on the callback CPU, in submission order. */
+/* serial(), per datagram or UDP GSO skb of them (gso.c): on the callback
+ * CPU, in submission order.
+ */
 static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
 	const struct padtun_cb *cb = PADTUN_CB(skb);
+	unsigned int packets = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	unsigned int len = cb->len;
 
 	if (unlikely(cb->err == -EPROTO)) {
@@ -202,16 +206,19 @@ static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		return;
 	}
 	if (unlikely(padtun_socket_send(pt, skb))) {
-		padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
+		padtun_stat_add(pt, PADTUN_STAT_TX_ERRORS, packets);
 		return;
 	}
-	padtun_stat_add_packet(pt, PADTUN_STAT_TX_SENT, PADTUN_STAT_TX_BYTES,
-			       len);
+	padtun_stat_add_packets(pt, PADTUN_STAT_TX_SENT, PADTUN_STAT_TX_BYTES,
+				packets, len);
+	if (packets > 1)
+		padtun_stat_inc(pt, PADTUN_STAT_TX_GSO);
 }
 
 const struct padtun_queue_ops padtun_tx_ops = {
 	.prepare	= padtun_tx_segment,
 	.crypt		= padtun_tx_crypt,
+	.parallel_done	= padtun_tx_coalesce,
 	.finish		= padtun_tx_finish,
 	.drained	= padtun_tx_maybe_wake,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,

@@ -7,6 +7,7 @@
 
 #include <linux/if_ether.h>
 #include <linux/net.h>
+#include <linux/udp.h>
 #include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -174,9 +175,10 @@ static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
 #endif
 
 /**
- * padtun_socket_send - send one encrypted datagram to the peer
+ * padtun_socket_send - send encrypted datagrams to the peer
  * @pt: the device
- * @skb: starts at the padtun header; consumed whatever happens
+ * @skb: one datagram, or a UDP GSO skb of them (gso.c), at the padtun
+ *	header; consumed whatever happens
  *
  * Context: BHs disabled (serial(), or parallel() with the unordered knob).
  */
@@ -184,6 +186,15 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 {
 	/* What is left of the inner packet's state must not leak outside. */
 	skb->ip_summed = CHECKSUM_NONE;
+	if (skb_is_gso(skb)) {
+		/* UDP GSO (gso.c): the segmentation completes each datagram's
+		 * checksum from the UDP header udp_tunnel*_xmit_skb() pushes
+		 * right before the data.
+		 */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
 	skb->encapsulation = 0;
 	skb->dev = pt->dev;
 	skb_dst_drop(skb);

@@ -15,6 +15,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_TX_BUSY]		= "tx_busy",
 	[PADTUN_STAT_TX_SENT]		= "tx_sent",
 	[PADTUN_STAT_TX_BYTES]		= "tx_sent_bytes",
+	[PADTUN_STAT_TX_GSO]		= "tx_gso",
 	[PADTUN_STAT_TX_DROPPED]	= "tx_dropped",
 	[PADTUN_STAT_TX_ERRORS]		= "tx_errors",
 	[PADTUN_STAT_RX_SUBMITTED]	= "rx_submitted",
@@ -60,15 +61,18 @@ void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat,
 	put_cpu_ptr(pt->stats);
 }
 
-/* One packet of @len bytes in one update: this is per packet in serial(). */
-void padtun_stat_add_packet(struct padtun_dev *pt, enum padtun_stat packets,
-			    enum padtun_stat bytes, unsigned int len)
+/* @n packets of @len bytes in all, in one update: serial() calls this
+ * for every packet or UDP GSO skb.
+ */
+void padtun_stat_add_packets(struct padtun_dev *pt, enum padtun_stat packets,
+			     enum padtun_stat bytes, unsigned int n,
+			     unsigned int len)
 {
 	struct padtun_pcpu_stats *s = get_cpu_ptr(pt->stats);
 	unsigned long flags;
 
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
-	u64_stats_inc(&s->counter[packets]);
+	u64_stats_add(&s->counter[packets], n);
 	u64_stats_add(&s->counter[bytes], len);
 	u64_stats_update_end_irqrestore(&s->syncp, flags);
 	put_cpu_ptr(pt->stats);

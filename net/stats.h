@@ -14,6 +14,7 @@ enum padtun_stat {
 	PADTUN_STAT_TX_BUSY,		/* padata said -EBUSY: kept, resubmitted */
 	PADTUN_STAT_TX_SENT,		/* handed to the UDP tunnel */
 	PADTUN_STAT_TX_BYTES,		/* inner bytes of the sent packets */
+	PADTUN_STAT_TX_GSO,		/* UDP GSO skbs sent: several of tx_sent each */
 	PADTUN_STAT_TX_DROPPED,		/* not an IP packet, no memory, stopped */
 	PADTUN_STAT_TX_ERRORS,		/* encryption or route failed */
 	PADTUN_STAT_RX_SUBMITTED,
@@ -50,8 +51,9 @@ int padtun_stats_init(struct padtun_dev *pt);
 void padtun_stats_free(struct padtun_dev *pt);
 void padtun_stat_add(struct padtun_dev *pt, enum padtun_stat stat,
 		     unsigned int n);
-void padtun_stat_add_packet(struct padtun_dev *pt, enum padtun_stat packets,
-			    enum padtun_stat bytes, unsigned int len);
+void padtun_stat_add_packets(struct padtun_dev *pt, enum padtun_stat packets,
+			     enum padtun_stat bytes, unsigned int n,
+			     unsigned int len);
 static inline void padtun_stat_inc(struct padtun_dev *pt,
 				   enum padtun_stat stat)
 {

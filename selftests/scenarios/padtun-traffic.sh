@@ -2,7 +2,8 @@
 # padtun carries iperf3 TCP and UDP both ways with chacha20poly1305 while
 # the test knobs delay parallel() and defer padata_do_serial to the other
 # CPU: UDP arrives in order (iperf3 out_of_order 0, seqcheck reordered 0),
-# and live CPU-list changes on both ends lose and reorder nothing.
+# live CPU-list changes on both ends lose and reorder nothing, and TCP's
+# datagrams leave in UDP GSO skbs.
 # kernels: check
 # guests: 2
 # cpus: 2
@@ -87,6 +88,10 @@ ip -s link show padtun0 > "$RESULTS/ip-s-link.txt"
 ok $? "no auth failure, no replay"
 [ "$(stat rx_delivered)" -gt 0 ] && [ "$(stat tx_sent)" -gt 0 ]
 ok $? "packets sent and delivered: $(stat tx_sent) / $(stat rx_delivered)"
+# Each end sent TCP (b forward, a with -R): its GSO packets left as UDP
+# GSO skbs, and they authenticated at the other end (above).
+[ "$(stat tx_gso)" -gt 0 ]
+ok $? "TCP's datagrams left in UDP GSO skbs (tx_gso $(stat tx_gso))"
 grep -q "cpu1_rx_parallel" "$RESULTS/ethtool.txt"
 ok $? "per-CPU parallel counters"
 
