@@ -41,7 +41,7 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 
 	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(*hdr)))
 		return SKB_DROP_REASON_PKT_TOO_SMALL;
-	__skb_pull(skb, sizeof(struct udphdr));
+	skb_pull_rcsum(skb, sizeof(struct udphdr));
 	hdr = (const struct padtun_header *)skb->data;
 	if (hdr->version != PADTUN_VERSION || hdr->type != PADTUN_TYPE_DATA ||
 	    hdr->reserved || be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
@@ -181,7 +181,7 @@ static int padtun_rx_check_inner(struct sk_buff *skb)
 	default:
 		return -EPROTO;
 	}
-	if (len > skb->len || pskb_trim(skb, len))
+	if (len > skb->len || pskb_trim_rcsum(skb, len))
 		return -EPROTO;
 	return 0;
 }
@@ -200,9 +200,12 @@ static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 
 	if (err)
 		return err;
-	if (pskb_trim(skb, skb->len - pt->transform.tag_len))
+	/* Decrypted bytes are not what the outer checksum summed. */
+	if (pt->transform.tag_len)
+		skb->ip_summed = CHECKSUM_NONE;
+	if (pskb_trim_rcsum(skb, skb->len - pt->transform.tag_len))
 		return -EPROTO;
-	__skb_pull(skb, sizeof(struct padtun_header));
+	skb_pull_rcsum(skb, sizeof(struct padtun_header));
 	skb_reset_network_header(skb);
 	err = padtun_rx_check_inner(skb);
 	if (err)
@@ -226,7 +229,12 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 		/* The tag vouches for every byte the sender checksummed. */
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 		skb->csum_level = ~0;
-	} else {
+	} else if (skb->ip_summed != CHECKSUM_COMPLETE) {
+		/* A driver's CHECKSUM_UNNECESSARY was for the outer UDP only.
+		 * CHECKSUM_COMPLETE (the outer check's sum, kept up to date
+		 * by the _rcsum pulls and trims) saves the inner TCP or UDP
+		 * check another pass over the data.
+		 */
 		skb->ip_summed = CHECKSUM_NONE;
 	}
 	skb->encapsulation = 0;
