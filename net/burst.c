@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * Link-wide lists polled by one NAPI instance each, used twice:
+ *
  * Receive bursts: the UDP encap hook sees one datagram at a time, and
  * 6.1's UDP GRO does not hand a tunnel socket its merged datagrams (they
  * are cut up again before encap_rcv). So the hook only queues each
- * datagram on the link's burst list and schedules the link's NAPI
- * instance, which runs once the underlay driver's poll is done and submits
- * what gathered as a few batches: one padata object per burst rather than
- * per datagram.
+ * datagram on the link's burst list and schedules its NAPI instance, which
+ * runs once the underlay driver's poll is done and submits what gathered
+ * as a few batches: one padata object per burst rather than per datagram.
  *
- * One list and one NAPI instance per link, not one per CPU: when the
- * underlay's interrupt moves to another CPU (CPU hotplug, affinity), a
- * per-CPU list could still hold datagrams that later ones, received on the
- * new CPU, would overtake. A single list keeps the order in which they
- * were received, and NAPI runs one poll at a time.
+ * Delivery: serial() queues the inner packets on the link's delivery
+ * list, whose poll hands them to GRO (napi_gro_receive), so a batch of
+ * inner TCP segments is merged before the stack sees it.
+ *
+ * One list and one NAPI instance per link, not one per CPU (as gro_cells
+ * has): when the CPU that queues moves (the underlay's interrupt, or the
+ * callback CPU under CPU hotplug), a per-CPU list could still hold packets
+ * that later ones, queued on the new CPU, would overtake (padtun-hotplug
+ * saw both). A single list keeps the order in which they were queued, and
+ * NAPI runs one poll at a time.
  */
 
 #include <linux/netdevice.h>
@@ -29,7 +35,7 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
 	bool more;
 	int done;
 
-	/* Take a budget's worth under the lock, submit without it. */
+	/* Take a budget's worth under the lock, consume without it. */
 	__skb_queue_head_init(&taken);
 	spin_lock(&burst->lock);
 	while (skb_queue_len(&taken) < budget && !skb_queue_empty(&burst->skbs))
@@ -38,25 +44,24 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
 	spin_unlock(&burst->lock);
 
 	done = skb_queue_len(&taken);
-	while (!skb_queue_empty(&taken))
-		padtun_rx_submit_burst(burst->pt, &taken, budget);
+	burst->consume(burst, &taken, budget);
 	if (more || done == budget)
 		return budget;
-	/* A datagram queued since sets NAPI_STATE_MISSED: polled again. */
+	/* A packet queued since sets NAPI_STATE_MISSED: polled again. */
 	napi_complete_done(napi, done);
 	return done;
 }
 
 /**
- * padtun_burst_add - queue a received datagram for the link's next batch
- * @pt: the device
- * @skb: checked, at the padtun header
+ * padtun_burst_add - queue a packet for the list's next poll
+ * @burst: the link's burst or delivery list
+ * @skb: the packet
  *
- * Context: softirq (the UDP encap hook).
+ * Context: softirq, or BHs disabled.
+ * Return: false when the list is full; the caller still owns @skb.
  */
-void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb)
+bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb)
 {
-	struct padtun_burst *burst = &pt->burst;
 	bool first;
 
 	spin_lock(&burst->lock);
@@ -64,37 +69,34 @@ void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb)
 	if (unlikely(skb_queue_len(&burst->skbs) >
 		     READ_ONCE(netdev_max_backlog))) {
 		spin_unlock(&burst->lock);
-		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
-		kfree_skb_reason(skb, SKB_DROP_REASON_CPU_BACKLOG);
-		return;
+		return false;
 	}
 	__skb_queue_tail(&burst->skbs, skb);
 	first = skb_queue_len(&burst->skbs) == 1;
 	spin_unlock(&burst->lock);
 	if (first)
 		napi_schedule(&burst->napi);
+	return true;
 }
 
-/* Context: process, before the socket can deliver (newlink). */
-void padtun_burst_init(struct padtun_dev *pt)
+/* Context: process, before anything adds to the list (newlink). */
+void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
+		       padtun_burst_consume_t consume)
 {
-	struct padtun_burst *burst = &pt->burst;
-
 	spin_lock_init(&burst->lock);
 	__skb_queue_head_init(&burst->skbs);
 	burst->pt = pt;
+	burst->consume = consume;
 	set_bit(NAPI_STATE_NO_BUSY_POLL, &burst->napi.state);
 	netif_napi_add(pt->dev, &burst->napi, padtun_burst_poll);
 	napi_enable(&burst->napi);
 }
 
-/* Context: process, the socket detached (nothing adds any more), before
- * the rx queue goes (the poll submits to it).
+/* Context: process, once nothing adds any more, before what the poll hands
+ * packets to goes.
  */
-void padtun_burst_destroy(struct padtun_dev *pt)
+void padtun_burst_destroy(struct padtun_burst *burst)
 {
-	struct padtun_burst *burst = &pt->burst;
-
 	napi_disable(&burst->napi);
 	netif_napi_del(&burst->napi);
 	spin_lock_bh(&burst->lock);

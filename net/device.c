@@ -12,7 +12,6 @@
 #include <linux/if_arp.h>
 #include <linux/random.h>
 #include <linux/slab.h>
-#include <net/gro_cells.h>
 #include <net/ip.h>
 
 #include "messages.h"
@@ -22,6 +21,13 @@
 
 #define PADTUN_FEATURES	(NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
 			 NETIF_F_GSO_SOFTWARE)
+
+/* TSO packets up to this size: with an MTU of 1,100 or more, their
+ * segments, each 36 bytes longer on the wire, fit one UDP GSO skb of at
+ * most 64 KiB (gso.c), so a GSO packet goes out as one; a 64 KiB one
+ * would take two.
+ */
+#define PADTUN_TSO_MAX_SIZE	60000
 
 /* Outer IP + UDP + padtun header + tag: what the underlay MTU loses. */
 static unsigned int padtun_overhead(const struct padtun_dev *pt)
@@ -45,25 +51,7 @@ static int padtun_stop(struct net_device *dev)
 	return 0;
 }
 
-/* gro_cells is tied to the napi list: set up and torn down with the dev. */
-static int padtun_dev_init(struct net_device *dev)
-{
-	struct padtun_dev *pt = netdev_priv(dev);
-
-	return gro_cells_init(&pt->gro_cells, dev);
-}
-
-static void padtun_dev_uninit(struct net_device *dev)
-{
-	struct padtun_dev *pt = netdev_priv(dev);
-
-	/* serial() may still deliver: gro_cells_receive drops, dev is down. */
-	gro_cells_destroy(&pt->gro_cells);
-}
-
 static const struct net_device_ops padtun_netdev_ops = {
-	.ndo_init		= padtun_dev_init,
-	.ndo_uninit		= padtun_dev_uninit,
 	.ndo_open		= padtun_open,
 	.ndo_stop		= padtun_stop,
 	.ndo_start_xmit		= padtun_xmit,
@@ -89,6 +77,7 @@ void padtun_setup(struct net_device *dev)
 	/* Sockets stay in the creating namespace: so does the device. */
 	dev->features |= NETIF_F_NETNS_LOCAL | PADTUN_FEATURES;
 	dev->hw_features |= PADTUN_FEATURES;
+	netif_set_tso_max_size(dev, PADTUN_TSO_MAX_SIZE);
 	dev->needed_headroom = PADTUN_HEADROOM;
 	dev->needed_tailroom = PADTUN_TAG_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
@@ -189,9 +178,11 @@ static void padtun_destruct(struct net_device *dev)
 	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
 	/* The burst's poll and the keys' work submit to the rx queue. */
-	padtun_burst_destroy(pt);
+	padtun_burst_destroy(&pt->burst);
 	padtun_rx_keys_stop(pt);
 	padtun_queue_destroy(&pt->rx);
+	/* rx serial() delivered its last. */
+	padtun_burst_destroy(&pt->deliver);
 	padtun_rx_keys_release(pt);
 	/* tx serial() still sends: the socket goes after. */
 	padtun_queue_destroy(&pt->tx);
@@ -256,7 +247,8 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_rx_padata;
 
-	padtun_burst_init(pt);
+	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
+	padtun_burst_init(&pt->burst, pt, padtun_rx_submit_taken);
 	ret = padtun_socket_open(pt, extack);
 	if (ret)
 		goto err_burst;
@@ -277,14 +269,15 @@ err_hotplug:
 	padtun_hotplug_remove(pt);
 err_socket:
 	padtun_socket_detach(pt);
-	padtun_burst_destroy(pt);
+	padtun_burst_destroy(&pt->burst);
 	padtun_rx_keys_stop(pt);
 	padtun_socket_release(pt);
 	goto err_rx;
 err_burst:
-	padtun_burst_destroy(pt);
+	padtun_burst_destroy(&pt->burst);
 err_rx:
 	padtun_queue_destroy(&pt->rx);
+	padtun_burst_destroy(&pt->deliver);
 	padtun_queue_destroy(&pt->tx);
 	padtun_rx_keys_release(pt);
 	goto err_dst_cache;

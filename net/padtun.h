@@ -6,7 +6,6 @@
 #include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <net/dst_cache.h>
-#include <net/gro_cells.h>
 #include <net/rtnetlink.h>
 
 #include "queueing.h"
@@ -18,12 +17,20 @@
 #define PADTUN_DEFAULT_MAX_INFLIGHT	512
 #define PADTUN_MAX_MAX_INFLIGHT		65536
 
-/* Datagrams received, waiting for the burst's NAPI poll (burst.c). */
+struct padtun_burst;
+/* Hands what a poll took on, in order; owns every skb of @taken. */
+typedef void (*padtun_burst_consume_t)(struct padtun_burst *burst,
+				       struct sk_buff_head *taken, int budget);
+
+/* Packets waiting for a link-wide NAPI poll (burst.c): datagrams received,
+ * or inner packets to deliver.
+ */
 struct padtun_burst {
-	spinlock_t lock;		/* guards skbs: hook and poll, softirq */
+	spinlock_t lock;		/* guards skbs: adders and poll, BH */
 	struct sk_buff_head skbs;
 	struct napi_struct napi;
 	struct padtun_dev *pt;
+	padtun_burst_consume_t consume;
 };
 
 union padtun_addr {
@@ -76,8 +83,8 @@ struct padtun_dev {
 	/* Released only after both padata instances are freed. */
 	struct socket *sock;
 	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
-	struct gro_cells gro_cells;
-	struct padtun_burst burst;
+	struct padtun_burst burst;	/* received, to submit */
+	struct padtun_burst deliver;	/* decrypted, in order, to GRO */
 	struct padtun_pcpu_stats __percpu *stats;
 };
 
@@ -97,9 +104,10 @@ extern struct workqueue_struct *padtun_wq;
 extern struct rtnl_link_ops padtun_link_ops;
 
 /* burst.c */
-void padtun_burst_init(struct padtun_dev *pt);
-void padtun_burst_destroy(struct padtun_dev *pt);
-void padtun_burst_add(struct padtun_dev *pt, struct sk_buff *skb);
+void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
+		       padtun_burst_consume_t consume);
+void padtun_burst_destroy(struct padtun_burst *burst);
+bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb);
 
 /* device.c */
 int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
@@ -133,8 +141,10 @@ extern const struct padtun_queue_ops padtun_tx_ops;
 
 /* receive.c */
 extern const struct padtun_queue_ops padtun_rx_ops;
-int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
-			   int max);
+void padtun_rx_submit_taken(struct padtun_burst *burst,
+			    struct sk_buff_head *taken, int budget);
+void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
+		      int budget);
 unsigned int padtun_rx_backlog_max(struct padtun_dev *pt);
 
 #endif /* _PADTUN_PADTUN_H */

@@ -4,14 +4,13 @@
  * datagram on the link's burst list (burst.c), whose poll submits runs of
  * one session to the rx padata instance as one batch each; parallel()
  * authenticates and decrypts; serial() runs the replay window and delivers
- * through gro_cells, in arrival order.
+ * through the link's delivery list (burst.c) to GRO, in arrival order.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
-#include <net/gro_cells.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/udp_tunnel.h>
@@ -64,18 +63,11 @@ static u64 padtun_rx_session(const struct sk_buff *skb)
 	return be64_to_cpu(((const struct padtun_header *)skb->data)->session);
 }
 
-/**
- * padtun_rx_submit_burst - submit the head of a burst as one batch
- * @pt: the device
- * @burst: datagrams from padtun_receive(), in arrival order
- * @max: take at most this many
- *
- * A batch holds one session (one key): the run at the head of @burst.
- * Context: softirq (the burst's NAPI poll).
- * Return: how many datagrams it took off @burst.
+/* Submit the head of @burst, at most @max datagrams, as one batch: the
+ * run of one session (one key). Returns how many it took off @burst.
  */
-int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
-			   int max)
+static int padtun_rx_submit_burst(struct padtun_dev *pt,
+				  struct sk_buff_head *burst, int max)
 {
 	struct sk_buff *skb = skb_peek(burst);
 	u64 session = padtun_rx_session(skb);
@@ -108,6 +100,38 @@ int padtun_rx_submit_burst(struct padtun_dev *pt, struct sk_buff_head *burst,
 	}
 	/* Not pkt->count: once submitted, pkt may be gone already. */
 	return count;
+}
+
+/**
+ * padtun_rx_submit_taken - submit what the burst list's poll took
+ * @burst: the link's burst list
+ * @taken: datagrams from padtun_receive(), in arrival order
+ * @budget: the poll's budget: no batch is larger
+ *
+ * Context: softirq (the burst list's NAPI poll).
+ */
+void padtun_rx_submit_taken(struct padtun_burst *burst,
+			    struct sk_buff_head *taken, int budget)
+{
+	while (!skb_queue_empty(taken))
+		padtun_rx_submit_burst(burst->pt, taken, budget);
+}
+
+/**
+ * padtun_rx_to_gro - hand what the delivery list's poll took to GRO
+ * @deliver: the link's delivery list
+ * @taken: decrypted inner packets, in sequence order
+ * @budget: unused: the poll took no more than it
+ *
+ * Context: softirq (the delivery list's NAPI poll).
+ */
+void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
+		      int budget)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(taken)))
+		napi_gro_receive(&deliver->napi, skb);
 }
 
 /**
@@ -148,7 +172,10 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
 	PADTUN_CB(skb)->seq = be64_to_cpu(hdr->seq);
-	padtun_burst_add(pt, skb);
+	if (unlikely(!padtun_burst_add(&pt->burst, skb))) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
+		kfree_skb_reason(skb, SKB_DROP_REASON_CPU_BACKLOG);
+	}
 	return 0;
 
 drop:
@@ -245,11 +272,15 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	eth->h_proto = protocol;
 	skb->protocol = eth_type_trans(skb, dev);
 
-	if (likely(gro_cells_receive(&pt->gro_cells, skb) == NET_RX_SUCCESS))
+	/* Down, or unregistered and its NAPI instances going: drop. */
+	if (likely(netif_running(dev) &&
+		   padtun_burst_add(&pt->deliver, skb))) {
 		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
 					PADTUN_STAT_RX_BYTES, 1, len);
-	else
-		padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
+		return;
+	}
+	padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
+	kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 }
 
 /* serial(), per datagram: in arrival order, on the callback CPU. */
