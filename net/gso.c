@@ -21,8 +21,8 @@
 				 sizeof(struct udphdr))
 
 /* How many datagrams from @skb on fit one UDP GSO skb, which the stack
- * cuts at one size: encrypted ones, linear (to copy them in one piece),
- * each as long as @skb but for a shorter last one. TCP's segments are.
+ * cuts at one size: encrypted ones, each as long as @skb but for a shorter
+ * last one. TCP's segments are.
  */
 static unsigned int padtun_gso_run(struct sk_buff_head *list,
 				   struct sk_buff *skb, unsigned int *len)
@@ -30,7 +30,7 @@ static unsigned int padtun_gso_run(struct sk_buff_head *list,
 	unsigned int size = skb->len, n = 0;
 
 	for (*len = 0; skb; skb = skb_peek_next(skb, list)) {
-		if (PADTUN_CB(skb)->err || skb_is_nonlinear(skb) ||
+		if (PADTUN_CB(skb)->err ||
 		    skb->len > size || *len + skb->len > PADTUN_GSO_MAX_LEN ||
 		    n == UDP_MAX_SEGMENTS)
 			break;
@@ -40,6 +40,30 @@ static unsigned int padtun_gso_run(struct sk_buff_head *list,
 			break;
 	}
 	return n;
+}
+
+/* Copy all of @skb (linear or not: none's datagrams still refer to the
+ * GSO packet's pages) into @gso's page fragments, from byte @off of them.
+ * Their pages are low memory (alloc_skb_with_frags): no kmap.
+ */
+static void padtun_gso_copy(struct sk_buff *gso, unsigned int off,
+			    const struct sk_buff *skb)
+{
+	unsigned int done = 0, i, n;
+
+	for (i = 0; done < skb->len; i++) {
+		const skb_frag_t *frag = &skb_shinfo(gso)->frags[i];
+
+		if (off >= skb_frag_size(frag)) {
+			off -= skb_frag_size(frag);
+			continue;
+		}
+		n = min(skb_frag_size(frag) - off, skb->len - done);
+		/* In range by construction: cannot fail. */
+		skb_copy_bits(skb, done, skb_frag_address(frag) + off, n);
+		done += n;
+		off = 0;
+	}
 }
 
 /* One skb for the first @n datagrams of @list, @len bytes in all: the
@@ -64,8 +88,7 @@ static struct sk_buff *padtun_gso_build(struct sk_buff_head *list,
 
 	while (off < len) {
 		skb = __skb_dequeue(list);
-		/* In range by construction: cannot fail. */
-		skb_store_bits(gso, off, skb->data, skb->len);
+		padtun_gso_copy(gso, off, skb);
 		off += skb->len;
 		inner += PADTUN_CB(skb)->len;
 		consume_skb(skb);

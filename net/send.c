@@ -128,6 +128,16 @@ out:
 	return NETDEV_TX_OK;
 }
 
+/* With a cipher, segmentation copies the payload and sums it in one pass
+ * (the cipher then writes in place, never into the sender's pages). With
+ * none, nothing writes it: the segments refer to the GSO packet's pages
+ * and gso.c copies them once, into the UDP GSO skb.
+ */
+static netdev_features_t padtun_tx_segment_features(struct padtun_dev *pt)
+{
+	return pt->transform.tag_len ? 0 : NETIF_F_SG | NETIF_F_HW_CSUM;
+}
+
 /* parallel(), first: cut a GSO packet into segments, here rather than in
  * ndo_start_xmit so that the copy and checksum of every byte spread over
  * the parallel CPUs; number them.
@@ -139,7 +149,7 @@ static void padtun_tx_segment(struct padtun_pkt *pkt)
 	unsigned int n = 0;
 
 	if (skb_is_gso(skb)) {
-		segs = skb_gso_segment(skb, 0);
+		segs = skb_gso_segment(skb, padtun_tx_segment_features(pt));
 		if (IS_ERR(segs)) {
 			padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 			kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);

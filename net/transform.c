@@ -306,13 +306,16 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
 int padtun_transform_encrypt(struct padtun_transform *t,
 			     struct padtun_pkt *pkt, struct sk_buff *skb)
 {
-	struct sk_buff *trailer;
+	struct sk_buff *trailer = NULL;
 	struct padtun_header *hdr;
-	int nsg;
+	int nsg = 0;
 
-	nsg = padtun_skb_prepare(skb, t->tag_len, &trailer);
-	if (unlikely(nsg < 0))
-		return nsg;
+	/* none writes only the header, into the headroom. */
+	if (t->tag_len) {
+		nsg = padtun_skb_prepare(skb, t->tag_len, &trailer);
+		if (unlikely(nsg < 0))
+			return nsg;
+	}
 
 	hdr = skb_push(skb, sizeof(*hdr));
 	hdr->version = PADTUN_VERSION;
