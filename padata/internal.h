@@ -27,6 +27,9 @@
 /* Written into the reorder ring slot of the next due object. */
 #define PADATA_DUE ((struct padata_priv *)1UL)
 
+/* Bits of padata_squeue.flags. */
+#define PADATA_SQ_RUNNING	0
+
 enum padata_flag {
 	PADNET_STARTED,	/* padata_start() called, padata_stop() not since */
 	PADNET_RESET,	/* the parallel CPU set is being replaced */
@@ -66,6 +69,12 @@ struct padata_squeue {
 	struct work_struct work;
 	struct padata_instance *pinst;
 	int run_cpu;
+	/*
+	 * Bit PADATA_SQ_RUNNING: held by whoever calls serial() for this
+	 * queue, its work item or a token holder running a batch in place
+	 * (padata_release()), so that the two never overlap or swap.
+	 */
+	unsigned long flags;
 	/*
 	 * serial() calls returned but not yet added to padata_instance.done,
 	 * written by the work item after each one; read only by a submitter

@@ -1164,6 +1164,40 @@ static void padata_test_context_and_spread(struct kunit *test)
 }
 
 /*
+ * serial() in place: on one CPU, a completion from parallel() runs the
+ * serial() calls itself, in order, on the callback CPU; a completion from
+ * any other context (here a work item of another workqueue) never does.
+ */
+static void padata_test_serial_in_place(struct kunit *test)
+{
+	struct padata_stats st;
+	cpumask_var_t mask;
+	struct pt_ctx *ctx;
+	u32 nr = 2000;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_set_cpu(cpumask_first(cpu_online_mask), mask);
+	ctx = pt_ctx_create(test, 0, mask, nr, 100);
+	free_cpumask_var(mask);
+	pt_run_submitters(ctx, 2, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+	padnet_test_read_stats(ctx->pinst, &st, NULL);
+	KUNIT_EXPECT_GT_MSG(test, st.serial_in_place, 0UL,
+			    "no serial() ran in place from parallel()");
+	KUNIT_EXPECT_LE(test, st.serial_in_place, (unsigned long)nr);
+
+	ctx = pt_ctx_create(test, 1, NULL, nr, 100);
+	ctx->modes = BIT(PT_WORK);
+	pt_run_submitters(ctx, 2, NULL);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+	padnet_test_read_stats(ctx->pinst, &st, NULL);
+	KUNIT_EXPECT_EQ_MSG(test, st.serial_in_place, 0UL,
+			    "serial() ran in place outside parallel()");
+}
+
+/*
  * CVE-2024-47739 class: the sequence number wraps in the middle (6000
  * objects from 2^32 - 2501: the core's numbers wrap after 2501 of them).
  */
@@ -2663,6 +2697,7 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_race_done_seq),
 	KUNIT_CASE_PARAM(padata_test_completion_context, pt_context_gen_params),
 	KUNIT_CASE(padata_test_context_and_spread),
+	KUNIT_CASE(padata_test_serial_in_place),
 	KUNIT_CASE(padata_test_seq_wrap),
 	KUNIT_CASE(padata_test_order_across_mask_change),
 	KUNIT_CASE(padata_test_cb_cpu_leaves_mask),

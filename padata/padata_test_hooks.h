@@ -16,6 +16,7 @@ struct padata_stats {
 	unsigned long completed;
 	unsigned long ebusy;
 	unsigned long parallel;
+	unsigned long serial_in_place;	/* serial() batches run by a releaser */
 	unsigned long max_depth;
 };
 

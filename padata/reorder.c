@@ -46,6 +46,27 @@ void padnet_reorder_init(struct padata_instance *pinst, u32 seq)
 	smp_store_release(&pinst->ring[seq & pinst->ring_mask], PADATA_DUE);
 }
 
+static void padata_serial_run(struct padata_squeue *sq, bool in_worker);
+
+/*
+ * Whether the token holder may call serial() itself, in place, instead of
+ * waking the queue's work item: only when padata_do_serial() was called
+ * from parallel() of this instance in its parallel work item (task
+ * context, interrupts on) on the CPU the queue runs on. That is serial()'s
+ * own context, a worker of the instance's workqueue on that CPU with BHs
+ * disabled, without the context switch to the serial work item. On a
+ * guest, where waking a worker is an IPI to a halted vCPU or at least a
+ * switch of threads, that hand-off is what ordered processing costs most.
+ */
+static bool padata_serial_in_place_ok(struct padata_squeue *sq)
+{
+	struct padata_instance *pinst = sq->pinst;
+
+	return in_task() && !irqs_disabled() &&
+	       READ_ONCE(sq->run_cpu) == smp_processor_id() &&
+	       current_work() == &this_cpu_ptr(pinst->pqueue)->work;
+}
+
 /*
  * Hands an in-order object to its callback CPU's serial queue. The queue
  * has one producer at a time, the token holder, so it stays in order.
@@ -60,8 +81,20 @@ static void padata_release(struct padata_instance *pinst,
 	 * RCU read section keeps @pinst alive until queue_work_on() returned,
 	 * see padata_drain(). run_cpu is rerouted under RCU by hotplug.
 	 */
-	if (llist_add(&padata->node, &sq->list))
-		queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
+	if (!llist_add(&padata->node, &sq->list))
+		return;
+	/*
+	 * The list was empty, so no batch is waiting for the work item: if
+	 * nobody is calling serial() for this queue either, this object is
+	 * next and may be serialised here.
+	 */
+	if (padata_serial_in_place_ok(sq) &&
+	    !test_and_set_bit(PADATA_SQ_RUNNING, &sq->flags)) {
+		this_cpu_inc(pinst->stats->serial_in_place);
+		padata_serial_run(sq, false);
+		return;
+	}
+	queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
 }
 
 /* A test fault's object, released late on purpose; NULL in release builds. */
@@ -242,6 +275,9 @@ void padnet_reorder_worker(struct work_struct *work)
  * accepted before it has been reported too. If @padata is the next object
  * due, the caller releases it and the objects parked behind it, at most
  * the instance's in-flight limit of them; a work item releases the rest.
+ * Called from parallel() on the CPU a released object's serial queue runs
+ * on, it may call that serial() itself before returning: parallel() must
+ * not hold a lock serial() takes around this call.
  *
  * Context: any context, including hard interrupts; does not sleep and
  * takes no lock.
@@ -287,21 +323,20 @@ static void padata_serial_done(struct padata_squeue *sq, unsigned int cnt)
 		wake_up_var(&pinst->done);
 }
 
-void padnet_serial_worker(struct work_struct *work)
+/*
+ * Calls serial() for the batch on @sq's list, oldest first. The caller
+ * holds PADATA_SQ_RUNNING: serial() calls of one queue never overlap, and
+ * a batch is taken only after the previous one finished, so they never
+ * swap. serial() may free the object. Only the work item may reschedule
+ * between objects; a token holder runs with preemption off.
+ */
+static void padata_serial_run(struct padata_squeue *sq, bool in_worker)
 {
-	struct padata_squeue *sq = container_of(work, struct padata_squeue,
-						work);
 	struct padata_priv *padata, *next;
 	struct llist_node *batch;
 	unsigned int cnt = 0;
 
 	batch = llist_reverse_order(llist_del_all(&sq->list));
-
-	/*
-	 * The work item never runs twice at once, and takes a batch only
-	 * after the previous one finished, so serial() calls of one callback
-	 * CPU never overlap and never swap. serial() may free the object.
-	 */
 	llist_for_each_entry_safe(padata, next, batch, node) {
 		local_bh_disable();
 		padata->serial(padata);
@@ -315,8 +350,31 @@ void padnet_serial_worker(struct work_struct *work)
 			padata_serial_done(sq, cnt);
 			cnt = 0;
 		}
-		cond_resched();
+		if (in_worker)
+			cond_resched();
 	}
 	if (cnt)
 		padata_serial_done(sq, cnt);
+	clear_bit_unlock(PADATA_SQ_RUNNING, &sq->flags);
+	/*
+	 * A releaser that found the bit held queued the work item, and that
+	 * run may have found it held too and returned (see the worker): look
+	 * at the list once more. Full barrier: the releaser's llist_add() and
+	 * test_and_set_bit() are fully ordered too, so one of us sees the
+	 * other.
+	 */
+	smp_mb__after_atomic();
+	if (!llist_empty(&sq->list))
+		queue_work_on(READ_ONCE(sq->run_cpu), sq->pinst->wq, &sq->work);
+}
+
+void padnet_serial_worker(struct work_struct *work)
+{
+	struct padata_squeue *sq = container_of(work, struct padata_squeue,
+						work);
+
+	/* Its holder looks at the list again when it lets go of the bit. */
+	if (test_and_set_bit(PADATA_SQ_RUNNING, &sq->flags))
+		return;
+	padata_serial_run(sq, true);
 }
