@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a guest initramfs: busybox-static, Debian's full iproute2, iperf3,
-# ethtool, wg and kmod (as /sbin/modprobe, the kernel's module loader) with
-# their shared libraries, qemu-net/guest-init as /init, and the given
-# overlay directories copied on top (modules, tools, scripts).
+# Build a guest initramfs: busybox-static, Debian's full iproute2 (ip, and
+# tc for netem), iperf3, ethtool, wg and kmod (as /sbin/modprobe, the
+# kernel's module loader) with their shared libraries, qemu-net/guest-init
+# as /init, and the given overlay directories copied on top (modules,
+# tools, scripts).
 #
 # usage: initramfs.sh OUT.cpio.gz [OVERLAY_DIR...]
 # env:   PADNET_GUEST_BINARIES  more host programs to carry, with their
@@ -21,16 +22,17 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,results}
 mkdir -p "$stage/usr/lib/x86_64-linux-gnu/ip"
 cp "$(command -v busybox)" "$stage/bin/busybox"
-# busybox's own ip applet lacks link plugins and most link types, and its
-# shell runs applets before $PATH: never create the applet link for ip.
+# busybox's own ip applet lacks link plugins and most link types (its tc,
+# netem), and its shell runs applets before $PATH: never create the applet
+# links for ip and tc.
 for applet in $("$stage/bin/busybox" --list); do
 	case $applet in
-	busybox|ip) continue ;;
+	busybox|ip|tc) continue ;;
 	esac
 	ln -s busybox "$stage/bin/$applet"
 done
 
-binaries="/bin/ip /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/wg /bin/kmod ${PADNET_GUEST_BINARIES:-}"
+binaries="/bin/ip /usr/sbin/tc /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/wg /bin/kmod ${PADNET_GUEST_BINARIES:-}"
 for bin in $binaries; do
 	cp "$bin" "$stage$bin"
 	ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do

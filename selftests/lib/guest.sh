@@ -7,6 +7,8 @@
 # Debian's busybox shell runs its own applets before $PATH: make "ip" mean
 # Debian's full iproute2 (with the padtun plugin), not busybox's applet.
 ip() { /bin/ip "$@"; }
+# The same for tc (busybox may have its own applet): Debian's, with netem.
+tc() { /usr/sbin/tc "$@"; }
 
 tap_count=0
 tap_failed=0
