@@ -8,6 +8,8 @@
 #
 # usage: run.sh [NAME...]      NAME: a scenario or host check, without .sh
 # env:   PADNET_KERNELS        only these kernels (default: what each names)
+#        PADNET_FULL=1         the full sizes: guests see PADNET_full=1, and
+#                              a scenario's "# timeout-full:" applies
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,22 +107,29 @@ show_output() {
 run_scenario() {
 	local name=$1 k=$2 file=selftests/scenarios/$1.sh out rc expect
 	local id="$name@$k" g st cname reported=0 bad=0 allskip=1 t0
+	local timeout append
 	out=$resdir/$id
 	expect=$(header "$file" expect pass)
+	timeout=$(header "$file" timeout 300)
+	append=$(header "$file" append '')
+	if [ -n "${PADNET_FULL:-}" ]; then
+		timeout=$(header "$file" timeout-full "$timeout")
+		append="$append padnet.full=1"
+	fi
 	if ! prepare_kernel "$k"; then
 		tap fail "$id" "kernel, modules or initramfs did not build"
 		return
 	fi
 	t0=$SECONDS
-	echo "# $id: $(header "$file" guests 1) guest(s), at most $(header "$file" timeout 300) s"
+	echo "# $id: $(header "$file" guests 1) guest(s), at most $timeout s"
 	qemu-net/run-guests.sh \
 		--kernel "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
 		--initrd "build/$k/initramfs.cpio.gz" \
 		--run "/selftests/scenarios/$name.sh" --out "$out" \
 		--guests "$(header "$file" guests 1)" --cpus "$(header "$file" cpus 2)" \
-		--mem "$(header "$file" mem 512)" --timeout "$(header "$file" timeout 300)" \
+		--mem "$(header "$file" mem 512)" --timeout "$timeout" \
 		--kernel-name "$k" --modules "$(header "$file" modules '' | tr ' ' ',')" \
-		--append "$(header "$file" append '')" > "$out.log" 2>&1
+		--append "$append" > "$out.log" 2>&1
 	rc=$?
 	id="$id ($((SECONDS - t0)) s)"
 	grep -h '^smoke:\|^demo:' "$out"/*/results/output.log 2>/dev/null | sed 's/^/# /'
