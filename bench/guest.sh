@@ -110,9 +110,7 @@ profile() {
 }
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s > /dev/null 2>&1 &
-	server=$!
-	wait_for_listen 5201
+	iperf3_serve
 	sync_with_peer
 	for rep in $(seq "$reps"); do
 		for mode in $modes; do
@@ -128,7 +126,7 @@ if [ "$ROLE" = a ]; then
 	if [ -n "$profile_modes" ]; then
 		for mode in $profile_modes; do profile "$mode"; done
 	fi
-	kill $server
+	iperf3_stop
 	# The padata core alone, with the link idle.
 	/sbin/modprobe padata_bench && rmmod padata_bench
 	dmesg | grep 'padata_bench:' > "$RESULTS/core.txt"

@@ -24,9 +24,7 @@ esp_mode_add 1 "$ESP_CHACHA" "$ESP_CHACHA_KEY" &&
 esp_mode_add 2 "$ESP_GCM" "$ESP_GCM_KEY" || exit 1
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s > /dev/null 2>&1 &
-	server=$!
-	wait_for_listen 5201
+	iperf3_serve
 	sync_with_peer
 	sync_with_peer	# b is done with throughput
 	port=6010 receivers=""
@@ -38,7 +36,7 @@ if [ "$ROLE" = a ]; then
 	sync_with_peer
 	# shellcheck disable=SC2086
 	wait $receivers
-	kill $server
+	iperf3_stop
 	exit 0
 fi
 

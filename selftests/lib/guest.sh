@@ -54,6 +54,18 @@ wait_for_listen() {
 	return 1
 }
 
+# iperf3_serve: an iperf3 server on port 5201 for any number of tests,
+# listening when this returns; iperf3_stop ends it.
+iperf3_serve() {
+	iperf3 -s > /dev/null 2>&1 &
+	IPERF3_SERVER=$!
+	wait_for_listen 5201
+}
+
+iperf3_stop() {
+	kill "$IPERF3_SERVER" 2>/dev/null
+}
+
 # serve_iperf3_once: one iperf3 test as the server; returns its exit status
 # when the test is over. The client end calls sync_with_peer, then connects.
 serve_iperf3_once() {

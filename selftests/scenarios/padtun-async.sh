@@ -26,9 +26,7 @@ sync_with_peer
 tcp_then_seqcheck 4000 1000
 if [ "$ROLE" = a ]; then
 	sync_with_peer
-	iperf3 -s > /dev/null 2>&1 &
-	server=$!
-	wait_for_listen 5201
+	iperf3_serve
 	sync_with_peer
 	sleep 3
 	ip link del padtun0
@@ -36,7 +34,7 @@ if [ "$ROLE" = a ]; then
 	rmmod padtun && rmmod padata
 	ok $? "modules unloaded"
 	sync_with_peer
-	kill $server
+	iperf3_stop
 else
 	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 	sync_with_peer

@@ -19,12 +19,10 @@ ok $? "padtun0 up with $ME"
 sync_with_peer
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s > /dev/null 2>&1 &
-	server=$!
-	wait_for_listen 5201
+	iperf3_serve
 	sync_with_peer
 	sync_with_peer	# b is done with iperf3
-	kill $server
+	iperf3_stop
 else
 	sync_with_peer
 	for dir in "" -R; do

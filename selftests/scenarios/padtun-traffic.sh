@@ -29,12 +29,10 @@ ping -c 3 -W 5 $OTHER > /dev/null
 ok $? "ping $OTHER through the tunnel"
 
 if [ "$ROLE" = a ]; then
-	iperf3 -s > /dev/null 2>&1 &
-	server=$!
-	wait_for_listen 5201
+	iperf3_serve
 	sync_with_peer
 	sync_with_peer	# b is done with iperf3
-	kill $server
+	iperf3_stop
 else
 	sync_with_peer
 	iperf3 -c $OTHER -t 4 -J > "$RESULTS/tcp.json"
