@@ -49,7 +49,10 @@ sent=$(ethtool -S pg0 | sed -n 's/^ *tx_sent: //p')
 echo "# pktgen through pg0: tx_sent ${sent:-?}"
 [ "${sent:-0}" -gt 0 ]
 ok $? "pktgen drives padtun (tx_sent $sent)"
-ip netns exec pt seqcheck send 198.19.1.2 6000 1000000 500 > /dev/null 2>&1 &
+# /bin/ip, not guest.sh's ip function: in the background that function
+# is a subshell, and killing it would leave seqcheck sending in the
+# namespace, which then outlives "ip netns del".
+/bin/ip netns exec pt seqcheck send 198.19.1.2 6000 1000000 500 > /dev/null 2>&1 &
 blast=$!
 sleep 2
 sent=$(ip netns exec pt ethtool -S padtun0 | sed -n 's/^ *tx_sent: //p')
