@@ -22,8 +22,8 @@
 # guests: 1
 # cpus: 2
 # mem: 1024
-# timeout: 900
-# timeout-full: 3600
+# timeout: 1500
+# timeout-full: 5400
 # modules: padata padtun
 . /selftests/lib/guest.sh
 . /selftests/lib/padtun.sh
@@ -33,6 +33,9 @@ if [ -n "${PADNET_full:-}" ]; then
 else
 	CYCLES=20 RELOADS=5 FLAPS=8
 fi
+# Other sizes for a trial: padnet.cycles=N (etc.) on the kernel command line.
+CYCLES=${PADNET_cycles:-$CYCLES} RELOADS=${PADNET_reloads:-$RELOADS}
+FLAPS=${PADNET_flaps:-$FLAPS}
 N1=churn1 N2=churn2
 IN1=198.19.1.1 IN2=198.19.1.2
 wgport=51000
@@ -111,12 +114,13 @@ min_tx='' min_rx='' max_id=-1 ns_wait_max=0
 i=0
 while [ $i -lt $CYCLES ]; do
 	i=$((i + 1))
-	echo "# cycle $i: $(($(uptime_s) - t_start)) s"
+	c0=$(uptime_s)
 	pair_up || { fail="cycle $i: namespaces and wg not set up"; break; }
 	ns_padtun_pair $N1 $N2 cpus 0-1 || { fail="cycle $i: links not created"; break; }
 	[ "$(padata_instances)" = 4 ] || { fail="cycle $i: $(padata_instances) padata instances, not 4"; break; }
 	id=$(padata_max_id)
 	[ "$id" -gt "$max_id" ] && max_id=$id
+	c1=$(uptime_s)
 	ip netns exec $N1 ping -c 1 -W 5 $IN2 > /dev/null ||
 		{ fail="cycle $i: no ping through the links"; break; }
 	traffic_start
@@ -129,6 +133,7 @@ while [ $i -lt $CYCLES ]; do
 	fi
 	[ -z "$min_tx" ] || [ "$tx" -lt "$min_tx" ] && min_tx=$tx
 	[ -z "$min_rx" ] || [ "$rx" -lt "$min_rx" ] && min_rx=$rx
+	c2=$(uptime_s)
 	if [ $((i % 3)) = 1 ]; then
 		# The namespaces go as their last users, the senders, exit.
 		t0=$(uptime_s)
@@ -154,7 +159,7 @@ while [ $i -lt $CYCLES ]; do
 		by_link=$((by_link + 1))
 	fi
 	done_cycles=$i
-	echo "# cycle $i: tx_sent $tx rx_delivered $rx, deleted at $(($(uptime_s) - t_start)) s"
+	echo "# cycle $i: tx_sent $tx rx_delivered $rx; s to set up $((c1 - c0)), to traffic $((c2 - c1)), to delete $(($(uptime_s) - c2)); at $(($(uptime_s) - t_start)) s"
 done
 t_cycles=$(($(uptime_s) - t_start))
 echo "# cycles: ${fail:-all done} ($t_cycles s)"
