@@ -23,7 +23,7 @@ pattern='(WARNING:|BUG:|BUG: KASAN|kernel BUG at|Oops|general protection fault'
 pattern+='|Kernel panic|UBSAN:|ODEBUG:|DEBUG_LOCKS_WARN_ON|list_(add|del) corruption'
 pattern+='|INFO: task .* blocked for more than|INFO: rcu_.* detected stalls'
 pattern+='|rcu: INFO:|possible (circular|recursive) locking|inconsistent lock state'
-pattern+='|Unable to handle kernel)'
+pattern+='|Unable to handle kernel|unregister_netdevice: waiting for .* to become free)'
 
 # without_known_reports: the log minus the known report above, from its
 # "possible recursive locking" line to the end of its backtrace.

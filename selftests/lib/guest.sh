@@ -43,12 +43,17 @@ sync_with_peer() {
 	fi
 }
 
-# wait_for_listen PORT: until a local TCP listener is bound to PORT, so a
-# server is up before the peer is told to connect (a probing connect would
-# use up an "iperf3 -s -1" server's one test).
+# wait_for_listen PORT [NETNS]: until a local TCP listener (in network
+# namespace NETNS if given) is bound to PORT, so a server is up before the
+# peer is told to connect (a probing connect would use up an "iperf3 -s -1"
+# server's one test).
 wait_for_listen() {
 	for _ in $(seq 300); do
-		netstat -ltn 2>/dev/null | grep -q ":$1 " && return 0
+		if [ -n "${2:-}" ]; then
+			ip netns exec "$2" netstat -ltn 2>/dev/null
+		else
+			netstat -ltn 2>/dev/null
+		fi | grep -q ":$1 " && return 0
 		sleep 0.1
 	done
 	return 1
@@ -89,4 +94,38 @@ out_of_order() {
 		sed -n 's/.*"out_of_order":[[:space:]]*\([0-9]*\).*/\1/p' "$1"
 		grep -o '[0-9]* datagrams received out-of-order' "$1" | cut -d' ' -f1
 	} | sort -n | tail -n 1
+}
+
+# running PID: is our child PID still running? (A zombie has finished: the
+# shell reaps it only in wait.)
+running() {
+	case $(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) in
+	''|Z) return 1 ;;
+	esac
+}
+
+# bounded SECONDS CMD [ARGS...]: CMD's exit status, or 124 when it is still
+# running after SECONDS. It is then left running, its PID in BOUNDED_PID:
+# a task stuck in the kernel (rmmod waiting on a lock, say) takes no
+# signal, so timeout(1), which waits for the child it killed, would hang
+# with it. The caller reports and gets out (the host still gets dmesg).
+bounded() {
+	_end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	shift
+	"$@" &
+	BOUNDED_PID=$!
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$_end" ]; do
+		running $BOUNDED_PID || { wait $BOUNDED_PID; return; }
+		sleep 0.1
+	done
+	running $BOUNDED_PID || { wait $BOUNDED_PID; return; }
+	return 124
+}
+
+# stuck_report PID WHAT: say what a task bounded() gave up on is doing, in
+# the TAP output and (sysrq w: every blocked task) in dmesg.
+stuck_report() {
+	echo "# $2 (pid $1) still running; its kernel stack:"
+	sed 's/^/#   /' /proc/$1/stack 2>/dev/null
+	echo w > /proc/sysrq-trigger 2>/dev/null
 }

@@ -51,3 +51,75 @@ tcp_then_seqcheck() {
 		ok $? "seqcheck: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
 	fi
 }
+
+# padata_instances: how many instances padata.ko has (a debugfs directory
+# each, /sys/kernel/debug/padata/ID; a link holds two, tx and rx). Empty
+# when padata is not loaded.
+padata_instances() {
+	[ -d /sys/kernel/debug/padata ] || return 0
+	ls /sys/kernel/debug/padata | wc -l
+}
+
+# padata_max_id: the highest instance ID padata.ko has handed out among the
+# live ones (IDs come from an IDA: freed with the instance, reused), -1 if
+# none.
+padata_max_id() {
+	{ echo -1; ls /sys/kernel/debug/padata 2>/dev/null; } | sort -n | tail -n 1
+}
+
+# wait_padata_instances N SECONDS: until padata.ko has N instances (a
+# namespace's links go away with it, after "ip netns del" returned).
+wait_padata_instances() {
+	_end=$(($(cut -d. -f1 /proc/uptime) + $2))
+	while [ "$(padata_instances)" != "$1" ]; do
+		[ "$(cut -d. -f1 /proc/uptime)" -lt "$_end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# ns_stat NS NAME: one ethtool -S counter of padtun0 in namespace NS.
+ns_stat() {
+	ip netns exec "$1" ethtool -S padtun0 | sed -n "s/^ *$2: //p"
+}
+
+# wg_netns_pair NS1 NS2 PORT: two network namespaces joined by WireGuard,
+# for scenarios that put padtun links in namespaces of their own on one
+# guest (the guest kernels have no veth). wg1 in NS1 is 198.18.1.1/24, wg2
+# in NS2 198.18.1.2/24. Both are created in the init namespace and then
+# moved, so their UDP sockets (ports PORT and PORT + 1 on 127.0.0.1) stay
+# there, and deleting a namespace deletes its wg device with it. A port
+# stays bound until its device is gone: a new pair takes new ports.
+wg_netns_pair() {
+	if [ ! -f /tmp/wg1.key ]; then
+		(umask 077 && wg genkey > /tmp/wg1.key && wg genkey > /tmp/wg2.key) || return 1
+	fi
+	mkdir -p /run/netns
+	ip netns add "$1" && ip netns add "$2" &&
+	ip link add wg1 type wireguard && ip link add wg2 type wireguard &&
+	wg set wg1 listen-port "$3" private-key /tmp/wg1.key \
+		peer "$(wg pubkey < /tmp/wg2.key)" endpoint "127.0.0.1:$(($3 + 1))" \
+		allowed-ips 198.18.1.2/32 &&
+	wg set wg2 listen-port "$(($3 + 1))" private-key /tmp/wg2.key \
+		peer "$(wg pubkey < /tmp/wg1.key)" endpoint "127.0.0.1:$3" \
+		allowed-ips 198.18.1.1/32 &&
+	ip link set wg1 netns "$1" && ip link set wg2 netns "$2" &&
+	ip -n "$1" link set lo up && ip -n "$2" link set lo up &&
+	ip -n "$1" addr add 198.18.1.1/24 dev wg1 &&
+	ip -n "$2" addr add 198.18.1.2/24 dev wg2 &&
+	ip -n "$1" link set wg1 up && ip -n "$2" link set wg2 up
+}
+
+# ns_padtun_pair NS1 NS2 [ARGS...]: padtun0 in each namespace of a
+# wg_netns_pair, over the WireGuard addresses, key $KEY, UDP port 5555,
+# ARGS added; 198.19.1.1/24 in NS1 and 198.19.1.2/24 in NS2, both up.
+ns_padtun_pair() {
+	_n1=$1 _n2=$2
+	shift 2
+	ip -n "$_n1" link add padtun0 type padtun local 198.18.1.1 \
+		remote 198.18.1.2 port 5555 key "$KEY" "$@" &&
+	ip -n "$_n2" link add padtun0 type padtun local 198.18.1.2 \
+		remote 198.18.1.1 port 5555 key "$KEY" "$@" &&
+	ip -n "$_n1" addr add 198.19.1.1/24 dev padtun0 &&
+	ip -n "$_n2" addr add 198.19.1.2/24 dev padtun0 &&
+	ip -n "$_n1" link set padtun0 up && ip -n "$_n2" link set padtun0 up
+}
