@@ -26,7 +26,11 @@ set -- PADNET_TEST="$test_build" "$@"
 
 mkdir -p "$work"
 # Objects are kept (excluded from --delete) for incremental rebuilds.
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+# Sources are compared by content and a copied one gets the time of the
+# copy, never its own: a source edited during a build is older than the
+# object that build made from its previous text, and with its own time
+# kept (rsync -a) make would never compile it again.
+rsync -rlp --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	"$top/padata" "$top/net" "$top/selftests" "$top/bench" "$work/"
 make -C "$kdir" M="$work/padata" "$@" modules
 make -C "$kdir" M="$work/net" "$@" \
