@@ -248,6 +248,7 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 		goto err_rx_padata;
 
 	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
+	atomic_set(&pt->rx_unauth_bytes, 0);
 	padtun_burst_init(&pt->burst, pt, padtun_rx_submit_taken);
 	ret = padtun_socket_open(pt, extack);
 	if (ret)

@@ -8,6 +8,9 @@
  *   async_crypto	the AEAD call is made from a work item and reported
  *			through the asynchronous completion: the software
  *			AEADs are synchronous, so that path is otherwise idle
+ *   unauth_max		if not 0, the bytes a link holds unauthenticated
+ *			instead of PADTUN_RX_UNAUTH_MAX: a test VM's sender
+ *			cannot outrun the receiver's AEAD up to 16 MiB
  * Module-wide rather than per device: names would clash across namespaces.
  */
 
@@ -30,6 +33,7 @@ static u32 padtun_delay_us_max;
 static bool padtun_defer_serial;
 static bool padtun_unordered;
 static bool padtun_async_crypto;
+static u32 padtun_unauth_max;
 
 void padtun_knobs_init(void)
 {
@@ -42,6 +46,8 @@ void padtun_knobs_init(void)
 			    &padtun_unordered);
 	debugfs_create_bool("async_crypto", 0600, padtun_debugfs,
 			    &padtun_async_crypto);
+	debugfs_create_u32("unauth_max", 0600, padtun_debugfs,
+			   &padtun_unauth_max);
 }
 
 void padtun_knobs_exit(void)
@@ -126,4 +132,10 @@ bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt)
 	INIT_WORK(&pkt->knob_work, padtun_knob_async_work);
 	queue_work(padtun_wq, &pkt->knob_work);
 	return true;
+}
+
+/* The limit on what a link holds unauthenticated: @limit, or the knob's. */
+u32 padtun_knob_unauth_max(u32 limit)
+{
+	return READ_ONCE(padtun_unauth_max) ?: limit;
 }

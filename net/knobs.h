@@ -20,6 +20,7 @@ void padtun_knob_delay(void);
 bool padtun_knob_unordered(void);
 bool padtun_knob_defer_serial(struct padtun_pkt *pkt);
 bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt);
+u32 padtun_knob_unauth_max(u32 limit);
 #else
 static inline void padtun_knobs_init(void) { }
 static inline void padtun_knobs_exit(void) { }
@@ -35,6 +36,11 @@ static inline bool padtun_knob_async_crypto(struct padtun_pkt *pkt,
 					    bool encrypt)
 {
 	return false;
+}
+
+static inline u32 padtun_knob_unauth_max(u32 limit)
+{
+	return limit;
 }
 #endif
 

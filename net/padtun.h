@@ -17,6 +17,12 @@
 #define PADTUN_DEFAULT_MAX_INFLIGHT	512
 #define PADTUN_MAX_MAX_INFLIGHT		65536
 
+/* What a link holds of received datagrams whose tag is not checked yet,
+ * in bytes (skb->truesize: reassembled fragments included), besides the
+ * limits in packets: beyond it, the receive hook drops (rx_unauth_full).
+ */
+#define PADTUN_RX_UNAUTH_MAX		(16 << 20)
+
 struct padtun_burst;
 /* Hands what a poll took on, in order; owns every skb of @taken. */
 typedef void (*padtun_burst_consume_t)(struct padtun_burst *burst,
@@ -84,6 +90,10 @@ struct padtun_dev {
 	struct socket *sock;
 	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
 	struct padtun_burst burst;	/* received, to submit */
+	/* Bytes charged by the receive hook (PADTUN_CB()->charged) for the
+	 * datagrams not authenticated or dropped yet.
+	 */
+	atomic_t rx_unauth_bytes;
 	struct padtun_burst deliver;	/* decrypted, in order, to GRO */
 	struct padtun_pcpu_stats __percpu *stats;
 };
@@ -146,5 +156,6 @@ void padtun_rx_submit_taken(struct padtun_burst *burst,
 void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
 		      int budget);
 unsigned int padtun_rx_backlog_max(struct padtun_dev *pt);
+void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb);
 
 #endif /* _PADTUN_PADTUN_H */

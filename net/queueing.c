@@ -23,7 +23,17 @@
 
 static void padtun_pkt_free(struct padtun_pkt *pkt)
 {
-	__skb_queue_purge(&pkt->skbs);
+	const struct padtun_queue_ops *ops = pkt->queue->ops;
+	struct sk_buff *skb;
+
+	/* Not empty only if the batch never reached parallel(): serial()
+	 * hands every packet on.
+	 */
+	while ((skb = __skb_dequeue(&pkt->skbs))) {
+		if (ops->unrun)
+			ops->unrun(pkt->queue->pt, skb);
+		kfree_skb(skb);
+	}
 	padtun_rx_key_put(pkt->rx_key);
 	if (ptr_ring_produce_any(&pkt->queue->pool, pkt))
 		kfree(pkt);

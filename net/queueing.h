@@ -33,6 +33,7 @@ struct padtun_cb {
 	u64 seq;
 	unsigned int len;		/* inner bytes, for the counters */
 	int err;			/* outcome of the parallel stage */
+	unsigned int charged;		/* rx: bytes held unauthenticated */
 };
 
 #define PADTUN_CB(skb)	((struct padtun_cb *)(skb)->cb)
@@ -101,6 +102,10 @@ struct padtun_queue_ops {
 		       struct sk_buff *skb);
 	/* Optional: packets left the queue, so the owner can wake up. */
 	void (*drained)(struct padtun_queue *q);
+	/* Optional: a packet freed without a parallel stage (the batch was
+	 * refused or dropped before padata ran it).
+	 */
+	void (*unrun)(struct padtun_dev *pt, struct sk_buff *skb);
 
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;

@@ -15,6 +15,7 @@
 #include <net/ipv6.h>
 #include <net/udp_tunnel.h>
 
+#include "knobs.h"
 #include "messages.h"
 #include "padtun.h"
 #include "queueing.h"
@@ -63,6 +64,36 @@ static u64 padtun_rx_session(const struct sk_buff *skb)
 	return be64_to_cpu(((const struct padtun_header *)skb->data)->session);
 }
 
+/* Count @skb against what the link holds unauthenticated; false when that
+ * is full.
+ */
+static bool padtun_rx_charge(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	unsigned int size = skb->truesize;
+
+	if (unlikely(atomic_add_return(size, &pt->rx_unauth_bytes) >
+		     padtun_knob_unauth_max(PADTUN_RX_UNAUTH_MAX))) {
+		atomic_sub(size, &pt->rx_unauth_bytes);
+		return false;
+	}
+	PADTUN_CB(skb)->charged = size;
+	return true;
+}
+
+/**
+ * padtun_rx_uncharge - a received datagram is authenticated, or dropped
+ * @pt: the device
+ * @skb: charged by padtun_receive(); charged no more
+ *
+ * Context: any. Not called for what teardown frees: the count dies with
+ * the link.
+ */
+void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb)
+{
+	atomic_sub(PADTUN_CB(skb)->charged, &pt->rx_unauth_bytes);
+	PADTUN_CB(skb)->charged = 0;
+}
+
 /* Submit the head of @burst, at most @max datagrams, as one batch: the
  * run of one session (one key). Returns how many it took off @burst.
  */
@@ -77,6 +108,7 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 	pkt = padtun_pkt_alloc(&pt->rx);
 	if (unlikely(!pkt)) {
 		__skb_unlink(skb, burst);
+		padtun_rx_uncharge(pt, skb);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 1;
@@ -172,7 +204,13 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	skb_dst_drop(skb);
 	hdr = (const struct padtun_header *)skb->data;
 	PADTUN_CB(skb)->seq = be64_to_cpu(hdr->seq);
+	if (unlikely(!padtun_rx_charge(pt, skb))) {
+		padtun_stat_inc(pt, PADTUN_STAT_RX_UNAUTH_FULL);
+		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
+		return 0;
+	}
 	if (unlikely(!padtun_burst_add(&pt->burst, skb))) {
+		padtun_rx_uncharge(pt, skb);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_CPU_BACKLOG);
 	}
@@ -225,6 +263,8 @@ static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 {
 	struct padtun_dev *pt = pkt->queue->pt;
 
+	/* Authenticated or not, it is not waiting for it any more. */
+	padtun_rx_uncharge(pt, skb);
 	if (err)
 		return err;
 	/* Decrypted bytes are not what the outer checksum summed. */
@@ -343,6 +383,7 @@ const struct padtun_queue_ops padtun_rx_ops = {
 	.crypt		= padtun_rx_crypt,
 	.crypted	= padtun_rx_decrypted,
 	.finish		= padtun_rx_finish,
+	.unrun		= padtun_rx_uncharge,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,
 	.stat_dropped	= PADTUN_STAT_RX_DROPPED,

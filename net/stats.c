@@ -28,6 +28,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_OWN_SESSION]	= "rx_own_session",
 	[PADTUN_STAT_RX_OLD_SESSION]	= "rx_old_session",
 	[PADTUN_STAT_RX_SESSION_BUSY]	= "rx_session_busy",
+	[PADTUN_STAT_RX_UNAUTH_FULL]	= "rx_unauth_full",
 	[PADTUN_STAT_RX_REORDERED]	= "rx_reordered_on_wire",
 	[PADTUN_STAT_RX_DELIVERED]	= "rx_delivered",
 	[PADTUN_STAT_RX_BYTES]		= "rx_delivered_bytes",
@@ -132,7 +133,8 @@ void padtun_get_stats64(struct net_device *dev,
 			    s[PADTUN_STAT_RX_TOO_OLD] +
 			    s[PADTUN_STAT_RX_OWN_SESSION] +
 			    s[PADTUN_STAT_RX_OLD_SESSION] +
-			    s[PADTUN_STAT_RX_SESSION_BUSY];
+			    s[PADTUN_STAT_RX_SESSION_BUSY] +
+			    s[PADTUN_STAT_RX_UNAUTH_FULL];
 }
 
 static int padtun_get_sset_count(struct net_device *dev, int sset)

@@ -27,6 +27,7 @@ enum padtun_stat {
 	PADTUN_STAT_RX_OWN_SESSION,	/* our own sending session: reflected */
 	PADTUN_STAT_RX_OLD_SESSION,	/* older than the peer's current session */
 	PADTUN_STAT_RX_SESSION_BUSY,	/* new session while another's key is derived */
+	PADTUN_STAT_RX_UNAUTH_FULL,	/* unauthenticated bytes held at their limit */
 	PADTUN_STAT_RX_REORDERED,	/* late on the wire, still in window */
 	PADTUN_STAT_RX_DELIVERED,
 	PADTUN_STAT_RX_BYTES,

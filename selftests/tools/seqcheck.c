@@ -2,14 +2,17 @@
 /*
  * seqcheck - UDP sequence checker for the padnet test scenarios.
  *
- *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS]
- *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N]
+ *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]
+ *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]
  *   seqcheck selftest
  *
  * Each datagram starts with a 64-bit sequence number (0..COUNT-1, network
  * order), a 32-bit magic and the 32-bit datagram size, followed by a
  * pattern derived from the sequence number, so that the receiver detects
- * reordering, duplicates, loss and corrupted payloads.
+ * reordering, duplicates, loss and corrupted payloads. With --sizes, each
+ * datagram's size is a pseudo-random function of its sequence number
+ * between MIN and MAX (seq_size()), and a receiver given the same range
+ * also counts a datagram of any other length as corrupt.
  *
  * The receiver prints
  *
@@ -94,6 +97,21 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
+/*
+ * The size of datagram number seq under --sizes MIN-MAX: splitmix64 of the
+ * sequence number, so that sender and receiver agree without state and
+ * neighbours differ.
+ */
+static size_t seq_size(uint64_t seq, size_t min, size_t max)
+{
+	uint64_t z = seq + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return min + (size_t)(z % (max - min + 1));
+}
+
 /* Build datagram number seq of size bytes (size >= SEQ_MIN_SIZE) in buf. */
 static void seq_build(uint8_t *buf, size_t size, uint64_t seq)
 {
@@ -116,6 +134,7 @@ struct seq_state {
 	uint64_t invalid;	/* foreign datagrams, ignored */
 	uint64_t highest;	/* highest seq seen so far, if any_seen */
 	bool any_seen;
+	size_t size_min, size_max;	/* --sizes; 0: any size */
 };
 
 enum seq_class {
@@ -164,7 +183,8 @@ static enum seq_class seq_account(struct seq_state *st, const uint8_t *buf,
 		st->invalid++;
 		return SEQ_INVALID;
 	}
-	if (get_be32(buf + 12) != len) {
+	if (get_be32(buf + 12) != len ||
+	    (st->size_max && len != seq_size(seq, st->size_min, st->size_max))) {
 		st->corrupt++;
 		return SEQ_CORRUPT;
 	}
@@ -216,12 +236,15 @@ static void seq_report(FILE *f, const struct seq_state *st,
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS]\n"
-		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N]\n"
+		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]\n"
+		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]\n"
 		"       seqcheck selftest\n"
 		"\n"
 		"ADDR is a numeric IPv4 or IPv6 address (fe80::1%%IFACE allowed).\n"
 		"SIZE is the UDP payload size, %d..%d (default %d).\n"
+		"--sizes: each datagram's size is a function of its sequence\n"
+		"number between MIN and MAX (both in the SIZE range; instead of\n"
+		"SIZE); recv then also checks every datagram's length.\n"
 		"PPS paces the sender (default: as fast as possible).\n"
 		"SEC is how long recv waits for a datagram before giving up\n"
 		"(default %d; the clock restarts at every datagram).\n"
@@ -247,6 +270,27 @@ bad:
 	fprintf(stderr, "seqcheck: invalid %s \"%s\" (%" PRIu64 "..%" PRIu64
 		")\n", what, s, min, max);
 	return -1;
+}
+
+/* --sizes MIN-MAX */
+static int parse_sizes(const char *s, size_t *min, size_t *max)
+{
+	const char *dash = strchr(s, '-');
+	char lo[24];
+	uint64_t a, b;
+
+	if (!dash || dash == s || (size_t)(dash - s) >= sizeof(lo)) {
+		fprintf(stderr, "seqcheck: invalid sizes \"%s\" (MIN-MAX)\n", s);
+		return -1;
+	}
+	memcpy(lo, s, dash - s);
+	lo[dash - s] = '\0';
+	if (parse_u64(lo, SEQ_MIN_SIZE, SEQ_MAX_SIZE, &a, "size") ||
+	    parse_u64(dash + 1, a, SEQ_MAX_SIZE, &b, "size"))
+		return -1;
+	*min = (size_t)a;
+	*max = (size_t)b;
+	return 0;
 }
 
 static int parse_port(const char *s, uint16_t *port)
@@ -329,6 +373,7 @@ static int cmd_send(int argc, char **argv)
 	socklen_t sslen;
 	struct timespec start, next;
 	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0;
+	size_t size_min = 0, size_max = 0;
 	uint16_t port;
 	int npos = 0, fd, ret = 0;
 	const char *pos[4];
@@ -339,6 +384,10 @@ static int cmd_send(int argc, char **argv)
 			if (++i == argc ||
 			    parse_u64(argv[i], 1, 100000000, &rate, "rate"))
 				return 2;
+		} else if (strcmp(argv[i], "--sizes") == 0) {
+			if (++i == argc ||
+			    parse_sizes(argv[i], &size_min, &size_max))
+				return 2;
 		} else if (npos < 4 && strncmp(argv[i], "--", 2) != 0) {
 			pos[npos++] = argv[i];
 		} else {
@@ -346,7 +395,7 @@ static int cmd_send(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (npos < 3) {
+	if (npos < 3 || (npos > 3 && size_max)) {
 		usage(stderr);
 		return 2;
 	}
@@ -361,6 +410,8 @@ static int cmd_send(int argc, char **argv)
 		perror("seqcheck: socket");
 		return 2;
 	}
+	if (size_max)
+		size = size_max;
 	buf = malloc(size);
 	if (!buf) {
 		perror("seqcheck: malloc");
@@ -387,6 +438,8 @@ static int cmd_send(int argc, char **argv)
 					       &next, NULL) == EINTR && !stop)
 				;
 		}
+		if (size_max)
+			size = seq_size(seq, size_min, size_max);
 		seq_build(buf, size, seq);
 		for (;;) {
 			if (sendto(fd, buf, size, 0, (struct sockaddr *)&ss,
@@ -482,6 +535,7 @@ static int cmd_recv(int argc, char **argv)
 {
 	uint64_t count, timeout = SEQ_DEF_TIMEOUT, max_loss = 0;
 	uint64_t socket_drops = 0;
+	size_t size_min = 0, size_max = 0;
 	struct seq_state st;
 	uint16_t port;
 	int npos = 0, fd, ret;
@@ -497,6 +551,10 @@ static int cmd_recv(int argc, char **argv)
 			if (++i == argc ||
 			    parse_u64(argv[i], 0, SEQ_MAX_COUNT, &max_loss,
 				      "max-loss"))
+				return 2;
+		} else if (strcmp(argv[i], "--sizes") == 0) {
+			if (++i == argc ||
+			    parse_sizes(argv[i], &size_min, &size_max))
 				return 2;
 		} else if (npos < 2 && strncmp(argv[i], "--", 2) != 0) {
 			pos[npos++] = argv[i];
@@ -519,6 +577,8 @@ static int cmd_recv(int argc, char **argv)
 		free(buf);
 		return 2;
 	}
+	st.size_min = size_min;
+	st.size_max = size_max;
 	fd = open_receiver(port);
 	if (fd < 0) {
 		seq_free(&st);
@@ -576,29 +636,43 @@ struct stream_case {
 	uint64_t count;
 	/*
 	 * The datagrams, in arrival order: sequence numbers, "x" for a
-	 * foreign datagram, "c" for seq 0 with a payload bit flipped;
-	 * NULL for 0..count-1 in order.
+	 * foreign datagram, "c" for seq 0 with a payload bit flipped, "t"
+	 * for seq 0 one byte short (its size field saying so), "f" for seq
+	 * 0 at the fixed default size; NULL for 0..count-1 in order.
 	 */
 	const char *stream;
 	uint64_t max_loss;
 	/* expected classification */
 	uint64_t received, lost, duplicates, reordered, corrupt, invalid;
 	bool pass;
+	bool sized;		/* sender and checker use --sizes 64-1400 */
 };
+
+#define TEST_SIZE_MIN	64
+#define TEST_SIZE_MAX	1400
 
 static void feed(struct seq_state *st, const char *tok)
 {
-	uint8_t buf[SEQ_DEF_SIZE];
+	static uint8_t buf[TEST_SIZE_MAX];
+	uint64_t seq = strchr("xctf", tok[0]) ? 0 : strtoull(tok, NULL, 10);
+	size_t size = SEQ_DEF_SIZE;
 
+	if (st->size_max)
+		size = seq_size(seq, st->size_min, st->size_max);
 	if (strcmp(tok, "x") == 0) {		/* somebody else's datagram */
-		memset(buf, 0xa5, sizeof(buf));
+		memset(buf, 0xa5, size);
 	} else if (strcmp(tok, "c") == 0) {	/* corrupted in flight */
-		seq_build(buf, sizeof(buf), 0);
+		seq_build(buf, size, 0);
 		buf[SEQ_HDR_LEN + 5] ^= 0x10;
+	} else if (strcmp(tok, "t") == 0) {	/* consistent, but short */
+		seq_build(buf, --size, 0);
+	} else if (strcmp(tok, "f") == 0) {	/* not a --sizes sender */
+		size = SEQ_DEF_SIZE;
+		seq_build(buf, size, 0);
 	} else {
-		seq_build(buf, sizeof(buf), strtoull(tok, NULL, 10));
+		seq_build(buf, size, seq);
 	}
-	seq_account(st, buf, sizeof(buf));
+	seq_account(st, buf, size);
 }
 
 static bool run_case(const struct stream_case *c, int n)
@@ -610,6 +684,10 @@ static bool run_case(const struct stream_case *c, int n)
 	if (seq_init(&st, c->count)) {
 		printf("not ok %d - %s # out of memory\n", n, c->name);
 		return false;
+	}
+	if (c->sized) {
+		st.size_min = TEST_SIZE_MIN;
+		st.size_max = TEST_SIZE_MAX;
 	}
 	if (!c->stream) {
 		for (uint64_t i = 0; i < c->count; i++) {
@@ -691,23 +769,37 @@ static int cmd_selftest(void)
 {
 	static const struct stream_case cases[] = {
 		{ "in-order stream of 1000", 1000, NULL, 0,
-		  1000, 0, 0, 0, 0, 0, true },
+		  1000, 0, 0, 0, 0, 0, true, false },
 		{ "two swapped datagrams: 0 1 3 2 4 5", 6, "0 1 3 2 4 5", 0,
-		  6, 0, 0, 1, 0, 0, false },
+		  6, 0, 0, 1, 0, 0, false, false },
 		{ "a duplicate: 0 1 2 2 3 4", 5, "0 1 2 2 3 4", 0,
-		  5, 0, 1, 0, 0, 0, false },
+		  5, 0, 1, 0, 0, 0, false, false },
 		{ "a late duplicate: 0 1 2 3 1 4", 5, "0 1 2 3 1 4", 0,
-		  5, 0, 1, 0, 0, 0, false },
+		  5, 0, 1, 0, 0, 0, false, false },
 		{ "a loss: 0 1 3 4, max-loss 0", 5, "0 1 3 4", 0,
-		  4, 1, 0, 0, 0, 0, false },
+		  4, 1, 0, 0, 0, 0, false, false },
 		{ "a loss: 0 1 3 4, max-loss 1", 5, "0 1 3 4", 1,
-		  4, 1, 0, 0, 0, 0, true },
+		  4, 1, 0, 0, 0, 0, true, false },
 		{ "loss at the tail: 0 1 2 of 5, max-loss 1", 5, "0 1 2", 1,
-		  3, 2, 0, 0, 0, 0, false },
+		  3, 2, 0, 0, 0, 0, false, false },
 		{ "a corrupted payload", 3, "c 1 2", 0,
-		  2, 1, 0, 0, 1, 0, false },
+		  2, 1, 0, 0, 1, 0, false, false },
 		{ "foreign datagrams are ignored", 3, "0 x 1 x 2 7", 0,
-		  3, 0, 0, 0, 0, 3, true },
+		  3, 0, 0, 0, 0, 3, true, false },
+		{ "sizes: in-order stream of 1000", 1000, NULL, 0,
+		  1000, 0, 0, 0, 0, 0, true, true },
+		{ "sizes: two swapped datagrams: 0 1 3 2 4 5", 6,
+		  "0 1 3 2 4 5", 0, 6, 0, 0, 1, 0, 0, false, true },
+		{ "sizes: a duplicate: 0 1 2 2 3", 4, "0 1 2 2 3", 0,
+		  4, 0, 1, 0, 0, 0, false, true },
+		{ "sizes: a corrupted payload", 3, "c 1 2", 0,
+		  2, 1, 0, 0, 1, 0, false, true },
+		{ "sizes: one byte short, header consistent", 3, "t 1 2", 0,
+		  2, 1, 0, 0, 1, 0, false, true },
+		{ "sizes: a datagram of the wrong size", 3, "f 1 2", 0,
+		  2, 1, 0, 0, 1, 0, false, true },
+		{ "without sizes, the short one passes", 3, "t 1 2", 0,
+		  3, 0, 0, 0, 0, 0, true, false },
 	};
 	int n = ARRAY_SIZE(cases) + 1, failed = 0;
 
