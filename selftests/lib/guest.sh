@@ -43,6 +43,19 @@ sync_with_peer() {
 	fi
 }
 
+# tell_peer LINE (one end) / hear_peer (the other): one line of text from
+# one guest to the other, after the pattern of sync_with_peer but on its
+# own port, so that barriers are not miscounted.
+tell_peer() {
+	until echo "$1" | nc "$PEER" 7998 2>/dev/null; do
+		sleep 0.2
+	done
+}
+
+hear_peer() {
+	nc -l -p 7998
+}
+
 # wait_for_listen PORT [NETNS]: until a local TCP listener (in network
 # namespace NETNS if given) is bound to PORT, so a server is up before the
 # peer is told to connect (a probing connect would use up an "iperf3 -s -1"

@@ -39,15 +39,6 @@ HRATE=${PADNET_hrate:-2000}	# paced phase: hostile datagrams per second
 LRATE=500			# the legitimate stream, both phases
 CUR=/tmp/capture-cur OLD=/tmp/capture-old
 
-tell_peer() {
-	until echo "$1" | nc "$PEER" 7998 2>/dev/null; do
-		sleep 0.2
-	done
-}
-hear_peer() {
-	nc -l -p 7998
-}
-
 link_up() {
 	padtun_add && echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
 		padtun_up

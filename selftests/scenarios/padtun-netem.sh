@@ -35,17 +35,6 @@ DRAIN=2		# s for netem's queue to drain after the last datagram
 
 uptime_cs() { tr -d . < /proc/uptime | cut -d' ' -f1; }
 
-# tell_peer VALUE (b) / hear_peer (a): one line from b to a, after the
-# pattern of sync_with_peer (its own port, so barriers are not miscounted).
-tell_peer() {
-	until echo "$1" | nc "$PEER" 7998 2>/dev/null; do
-		sleep 0.2
-	done
-}
-hear_peer() {
-	nc -l -p 7998
-}
-
 # rx_counters: padtun0's receive counters the phases judge, on one line.
 rx_counters() {
 	for c in rx_delivered rx_reordered_on_wire rx_replayed rx_too_old \
