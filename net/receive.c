@@ -81,7 +81,8 @@ static bool padtun_rx_charge(struct padtun_dev *pt, struct sk_buff *skb)
 }
 
 /**
- * padtun_rx_uncharge - a received datagram is authenticated, or dropped
+ * padtun_rx_uncharge - a received datagram is dropped before its tag is
+ * checked (padtun_rx_uncharge_batch() gives back the rest)
  * @pt: the device
  * @skb: charged by padtun_receive(); charged no more
  *
@@ -257,14 +258,28 @@ static int padtun_rx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	return padtun_transform_decrypt(&pkt->queue->pt->transform, pkt, skb);
 }
 
+/* parallel(), last: every datagram of the batch has been authenticated
+ * or refused, so none waits for it any more. One atomic for the batch,
+ * not one per datagram, on the line the receive hook charges.
+ */
+static void padtun_rx_uncharge_batch(struct padtun_pkt *pkt)
+{
+	unsigned int bytes = 0;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&pkt->skbs, skb) {
+		bytes += PADTUN_CB(skb)->charged;
+		PADTUN_CB(skb)->charged = 0;
+	}
+	atomic_sub(bytes, &pkt->queue->pt->rx_unauth_bytes);
+}
+
 /* Decrypted: strip our header and tag, check what is left. */
 static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 			       int err)
 {
 	struct padtun_dev *pt = pkt->queue->pt;
 
-	/* Authenticated or not, it is not waiting for it any more. */
-	padtun_rx_uncharge(pt, skb);
 	if (err)
 		return err;
 	/* Decrypted bytes are not what the outer checksum summed. */
@@ -382,6 +397,7 @@ drop:
 const struct padtun_queue_ops padtun_rx_ops = {
 	.crypt		= padtun_rx_crypt,
 	.crypted	= padtun_rx_decrypted,
+	.parallel_done	= padtun_rx_uncharge_batch,
 	.finish		= padtun_rx_finish,
 	.unrun		= padtun_rx_uncharge,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
