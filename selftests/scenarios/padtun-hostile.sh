@@ -183,22 +183,29 @@ link_up
 ok $? "padtun0 up"
 sync_with_peer
 
-# An earlier session of b's: its first 200 datagrams (all it sends: one
-# ping, 199 seqcheck datagrams), captured on b's underlay; then b
-# re-creates its link.
-if [ "$ROLE" = a ]; then
-	seqcheck recv 6009 199 --timeout 20 > "$RESULTS/old-seqcheck.txt" 2>&1 &
-	sync_with_peer
-	wait
-else
-	replayinject capture eth0 5555 $OLD --out 200 --timeout 60 > "$RESULTS/capture-old.txt" 2>&1 &
+# capture_session FILE COUNT NAME: b captures the first COUNT datagrams of
+# its link on the underlay into FILE, all it sends meanwhile: one ping and
+# COUNT - 1 seqcheck datagrams, which a receives.
+capture_session() {
+	if [ "$ROLE" = a ]; then
+		seqcheck recv 6009 $(($2 - 1)) --timeout 20 > "$RESULTS/$3-seqcheck.txt" 2>&1 &
+		sync_with_peer
+		wait
+		return
+	fi
+	replayinject capture eth0 5555 "$1" --out "$2" --timeout 60 > "$RESULTS/capture-$3.txt" 2>&1 &
 	cap=$!
 	sleep 1
 	sync_with_peer
 	ping -c 1 -W 5 "$OTHER" > /dev/null && sleep 1 &&
-		seqcheck send "$OTHER" 6009 199 --rate 500 > /dev/null
+		seqcheck send "$OTHER" 6009 $(($2 - 1)) --rate 500 > /dev/null
 	wait $cap
-	ok $? "the earlier session captured ($(tail -n 1 "$RESULTS/capture-old.txt"))"
+	ok $? "the $3 session captured ($(tail -n 1 "$RESULTS/capture-$3.txt"))"
+}
+
+# An earlier session of b's, 200 datagrams; then b re-creates its link.
+capture_session $OLD 200 old
+if [ "$ROLE" = b ]; then
 	ip link del padtun0 && link_up
 	ok $? "b re-created padtun0"
 fi
@@ -207,20 +214,7 @@ ping -c 2 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER on b's new session"
 sync_with_peer
 # Datagrams of the current session, for replays and flipped bits.
-if [ "$ROLE" = a ]; then
-	seqcheck recv 6009 63 --timeout 20 > /dev/null 2>&1 &
-	sync_with_peer
-	wait
-else
-	replayinject capture eth0 5555 $CUR --out 64 --timeout 60 > "$RESULTS/capture-cur.txt" 2>&1 &
-	cap=$!
-	sleep 1
-	sync_with_peer
-	ping -c 1 -W 5 "$OTHER" > /dev/null && sleep 1 &&
-		seqcheck send "$OTHER" 6009 63 --rate 500 > /dev/null
-	wait $cap
-	ok $? "the current session captured ($(tail -n 1 "$RESULTS/capture-cur.txt"))"
-fi
+capture_session $CUR 64 current
 sync_with_peer
 
 phase paced $H --rate "$HRATE"

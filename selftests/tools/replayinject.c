@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pace.h"
+
 #define FRAME_MAX	65536
 #define ETH_HDR		14
 #define CAPTURE_MAX	100000	/* outgoing frames one capture keeps */
@@ -632,7 +634,7 @@ static int cmd_hostile(int argc, char **argv)
 	const char *ifname = argv[0];
 	long count = atol(argv[3]), sent[H_COUNT] = { 0 }, total = 0, i;
 	uint64_t rate = 0;
-	struct timespec start, next;
+	struct timespec start;
 	bool use[H_COUNT] = { false };
 	enum hostile_class order[H_COUNT];
 	struct hostile h = { 0 };
@@ -671,19 +673,8 @@ static int cmd_hostile(int argc, char **argv)
 		 * PACE_BURST datagrams: in a TCG guest, a timer wakeup per
 		 * datagram costs more than the datagram
 		 */
-		if (rate && i % PACE_BURST == 0) {
-			uint64_t ns = (uint64_t)i * 1000000000u / rate;
-
-			next.tv_sec = start.tv_sec + (time_t)(ns / 1000000000u);
-			next.tv_nsec = start.tv_nsec + (long)(ns % 1000000000u);
-			if (next.tv_nsec >= 1000000000L) {
-				next.tv_sec++;
-				next.tv_nsec -= 1000000000L;
-			}
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					       &next, NULL) == EINTR)
-				;
-		}
+		if (rate && i % PACE_BURST == 0)
+			pace_until(&start, i, rate, NULL);
 		c = order[i % n];
 		if (send_hostile(&h, c))
 			break;

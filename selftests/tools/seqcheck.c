@@ -50,6 +50,8 @@
 #include <unistd.h>
 #include <linux/sock_diag.h>
 
+#include "pace.h"
+
 #define SEQ_MAGIC	0x50445351u	/* "PDSQ" */
 #define SEQ_HDR_LEN	16		/* seq (8), magic (4), size (4) */
 #define SEQ_MIN_SIZE	SEQ_HDR_LEN
@@ -371,7 +373,7 @@ static int cmd_send(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen;
-	struct timespec start, next;
+	struct timespec start;
 	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0;
 	size_t size_min = 0, size_max = 0;
 	uint16_t port;
@@ -421,23 +423,8 @@ static int cmd_send(int argc, char **argv)
 	catch_signals();
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (seq = 0; seq < count && !stop; seq++) {
-		if (rate) {
-			/*
-			 * absolute deadlines: no drift, catches up if late;
-			 * seq < 2^32, so seq * 10^9 fits in 64 bits
-			 */
-			uint64_t ns = seq * 1000000000u / rate;
-
-			next.tv_sec = start.tv_sec + (time_t)(ns / 1000000000u);
-			next.tv_nsec = start.tv_nsec + (long)(ns % 1000000000u);
-			if (next.tv_nsec >= 1000000000L) {
-				next.tv_sec++;
-				next.tv_nsec -= 1000000000L;
-			}
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					       &next, NULL) == EINTR && !stop)
-				;
-		}
+		if (rate)
+			pace_until(&start, seq, rate, &stop);
 		if (size_max)
 			size = seq_size(seq, size_min, size_max);
 		seq_build(buf, size, seq);
