@@ -488,7 +488,8 @@ static int send_jumbo(struct hostile *h, const struct frame *tmpl)
 		put16(f + ETH_HDR + 4, h->ip_id);
 		put16(f + ETH_HDR + 6, (off / 8) |
 		      (off + n < len - ETH_HDR - ihl ? 0x2000 : 0));
-		f[ETH_HDR + 10] = f[ETH_HDR + 11] = 0;
+		f[ETH_HDR + 10] = 0;
+		f[ETH_HDR + 11] = 0;
 		put16(f + ETH_HDR + 10, fold(sum16(f + ETH_HDR, ihl, 0)));
 		if (send_frame(h->fd, h->ifindex, f, ETH_HDR + ihl + n))
 			return -1;
@@ -567,7 +568,8 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		fill_random(p + 4, len - (p - f) - 4);
 		p[0] = PT_VERSION;
 		p[1] = PT_TYPE_DATA;
-		p[2] = p[3] = 0;
+		p[2] = 0;
+		p[3] = 0;
 		p[12] &= 0x7f;
 		break;
 	case H_UDP_CSUM:
@@ -593,7 +595,8 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		break;
 	case H_IP_LEN:
 		put16(ip + 2, len - ETH_HDR + 1 + rnd_below(64));
-		ip[10] = ip[11] = 0;
+		ip[10] = 0;
+		ip[11] = 0;
 		put16(ip + 10, fold(sum16(ip, ip_hlen(f), 0)));
 		break;
 	case H_IP_CSUM:
