@@ -100,8 +100,8 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
 	kfree(pt->cpus_str);
 	pt->cpus_str = str;
 	cpumask_copy(pt->cpus, cpus);
-	WRITE_ONCE(pt->cb_cpu, cb_cpu);
-	WRITE_ONCE(pt->cb_cpu_now, cb_cpu);
+	pt->cb_cpu = cb_cpu;
+	padtun_serial_cpus_reset(pt);
 	return 0;
 }
 

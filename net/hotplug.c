@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU hotplug: padata stops using a parallel CPU that goes offline by
- * itself, but refuses submissions (-EINVAL) for a callback CPU that is not
- * online. So when a link's callback CPU leaves, padtun moves its serial
- * stage to another online CPU of the link's list, quiesced as a changelink
- * is (no packet in flight while the callback CPU changes, the rest wait
- * in the backlogs: nothing lost, nothing reordered), and back when the
- * configured one returns.
+ * The serial CPUs, and CPU hotplug. Each direction has its own: tx's is
+ * the configured callback CPU, rx's the next CPU of the link's list, so
+ * that the serial stages of the two directions (and what the stack does
+ * after them: the underlay's transmit, GRO and the inner protocols) need
+ * not share one CPU.
+ *
+ * padata stops using a parallel CPU that goes offline by itself, but
+ * refuses submissions (-EINVAL) for a callback CPU that is not online. So
+ * when a direction's serial CPU leaves, padtun moves that serial stage to
+ * another online CPU of the link's list, quiesced as a changelink is (no
+ * packet in flight while a serial CPU changes, the rest wait in the
+ * backlogs: nothing lost, nothing reordered), and back when the preferred
+ * one returns.
  *
  * The hotplug callbacks only kick a work item: the move waits for packets
  * in flight and takes RTNL (it must not run against a changelink), which
@@ -24,12 +30,26 @@
 
 static enum cpuhp_state padtun_cpuhp_state;
 
+/* The CPU a direction's serial stage runs on while it is active. */
+static int padtun_serial_cpu_preferred(const struct padtun_dev *pt,
+				       const struct padtun_queue *q)
+{
+	int cpu;
+
+	if (q == &pt->tx)
+		return pt->cb_cpu;
+	cpu = cpumask_next(pt->cb_cpu, pt->cpus);
+	return cpu < nr_cpu_ids ? cpu : cpumask_first(pt->cpus);
+}
+
 /* Active, not only online: a CPU on its way down is already inactive when
  * our teardown runs, and one coming up is active only at the very end.
+ * -1 when no CPU of the list is active.
  */
-static int padtun_cb_cpu_wanted(struct padtun_dev *pt)
+static int padtun_serial_cpu_wanted(const struct padtun_dev *pt,
+				    const struct padtun_queue *q)
 {
-	int cpu = pt->cb_cpu;
+	int cpu = padtun_serial_cpu_preferred(pt, q);
 
 	if (cpu_active(cpu))
 		return cpu;
@@ -37,36 +57,92 @@ static int padtun_cb_cpu_wanted(struct padtun_dev *pt)
 	return cpu < nr_cpu_ids ? cpu : -1;
 }
 
+static bool padtun_serial_cpu_must_move(const struct padtun_dev *pt,
+					const struct padtun_queue *q)
+{
+	int want = padtun_serial_cpu_wanted(pt, q);
+
+	return want >= 0 && want != q->serial_cpu;
+}
+
+/* Both queues paused and empty. Returns how many serial CPUs changed. */
+static unsigned int padtun_serial_cpus_move(struct padtun_dev *pt)
+{
+	struct padtun_queue *queues[] = { &pt->tx, &pt->rx };
+	unsigned int i, moved = 0;
+
+	for (i = 0; i < ARRAY_SIZE(queues); i++) {
+		if (!padtun_serial_cpu_must_move(pt, queues[i]))
+			continue;
+		WRITE_ONCE(queues[i]->serial_cpu,
+			   padtun_serial_cpu_wanted(pt, queues[i]));
+		moved++;
+	}
+	return moved;
+}
+
+/* Online, not active yet: its activation has no callback of ours. */
+static bool padtun_serial_cpu_coming_back(const struct padtun_dev *pt,
+					  const struct padtun_queue *q)
+{
+	int cpu = padtun_serial_cpu_preferred(pt, q);
+
+	return q->serial_cpu != cpu && cpu_online(cpu);
+}
+
 /* Under RTNL: the configuration cannot change meanwhile. */
 static void padtun_hotplug_follow(struct padtun_dev *pt)
 {
-	int want = padtun_cb_cpu_wanted(pt);
+	unsigned int moved;
 	int ret;
 
-	if (want >= 0 && want != pt->cb_cpu_now) {
+	if (padtun_serial_cpu_must_move(pt, &pt->tx) ||
+	    padtun_serial_cpu_must_move(pt, &pt->rx)) {
 		ret = padtun_queue_pause(&pt->rx);
 		if (!ret)
 			ret = padtun_queue_pause(&pt->tx);
 		/* Still in flight: moving now could reorder; try again. */
-		if (!ret)
-			WRITE_ONCE(pt->cb_cpu_now, want);
+		moved = ret ? 0 : padtun_serial_cpus_move(pt);
 		padtun_queue_resume(&pt->rx);
 		padtun_queue_resume(&pt->tx);
 		if (ret) {
-			netdev_warn(pt->dev, "packets in flight did not drain; callback CPU still %d\n",
-				    pt->cb_cpu_now);
+			netdev_warn(pt->dev, "packets in flight did not drain; serial CPUs still %d (tx), %d (rx)\n",
+				    pt->tx.serial_cpu, pt->rx.serial_cpu);
 			goto again;
 		}
-		padtun_stat_inc(pt, PADTUN_STAT_CB_CPU_MOVES);
-		netdev_dbg(pt->dev, "callback CPU now %d (configured %d)\n",
-			   want, pt->cb_cpu);
+		padtun_stat_add(pt, PADTUN_STAT_CB_CPU_MOVES, moved);
+		netdev_dbg(pt->dev, "serial CPUs now %d (tx), %d (rx); configured callback CPU %d\n",
+			   pt->tx.serial_cpu, pt->rx.serial_cpu, pt->cb_cpu);
 	}
-	/* Online, not active yet: its activation has no callback of ours. */
-	if (pt->cb_cpu_now != pt->cb_cpu && cpu_online(pt->cb_cpu))
+	if (padtun_serial_cpu_coming_back(pt, &pt->tx) ||
+	    padtun_serial_cpu_coming_back(pt, &pt->rx))
 		goto again;
 	return;
 again:
 	queue_delayed_work(system_unbound_wq, &pt->hotplug_work, HZ / 20);
+}
+
+/**
+ * padtun_serial_cpus_reset - each direction's serial CPU, from cb_cpu
+ * @pt: the device, its CPU list and callback CPU just set
+ *
+ * Context: RTNL held, both queues paused and empty or not created yet.
+ * The list's CPUs were checked online; should a preferred one not be
+ * active yet (coming up at this very moment), another CPU of the list
+ * stands in until the list's next hotplug event.
+ */
+void padtun_serial_cpus_reset(struct padtun_dev *pt)
+{
+	struct padtun_queue *queues[] = { &pt->tx, &pt->rx };
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < ARRAY_SIZE(queues); i++) {
+		cpu = padtun_serial_cpu_wanted(pt, queues[i]);
+		if (cpu < 0)
+			cpu = padtun_serial_cpu_preferred(pt, queues[i]);
+		WRITE_ONCE(queues[i]->serial_cpu, cpu);
+	}
 }
 
 static void padtun_hotplug_work(struct work_struct *work)

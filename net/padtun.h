@@ -66,17 +66,13 @@ struct padtun_dev {
 	unsigned int pkt_size;		/* struct padtun_pkt + aead request */
 
 	/* Written by changelink under RTNL while both queues are paused and
-	 * empty; the datapath reads cb_cpu and max_inflight with READ_ONCE.
+	 * empty; the datapath reads max_inflight with READ_ONCE. Each queue's
+	 * serial CPU in use follows from cb_cpu and CPU hotplug (hotplug.c).
 	 */
 	cpumask_var_t cpus;
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
-	int cb_cpu;			/* as configured */
+	int cb_cpu;			/* as configured: tx's serial CPU */
 	u32 max_inflight;
-	/* The callback CPU in use: cb_cpu, or while that is offline another
-	 * of @cpus (hotplug.c). Written under RTNL with both queues paused
-	 * and empty, read by the datapath with READ_ONCE.
-	 */
-	int cb_cpu_now;
 	struct hlist_node cpuhp_node;
 	struct delayed_work hotplug_work;
 
@@ -137,6 +133,7 @@ void padtun_hotplug_init_dev(struct padtun_dev *pt);
 int padtun_hotplug_add(struct padtun_dev *pt);
 void padtun_hotplug_remove(struct padtun_dev *pt);
 void padtun_hotplug_kick(struct padtun_dev *pt);
+void padtun_serial_cpus_reset(struct padtun_dev *pt);
 
 /* netlink.c */
 int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],

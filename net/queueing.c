@@ -190,7 +190,7 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_add(pkt->count, &q->inflight);
-	cb_cpu = READ_ONCE(pt->cb_cpu_now);
+	cb_cpu = READ_ONCE(q->serial_cpu);
 	ret = padata_do_parallel(q->pinst, &pkt->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);

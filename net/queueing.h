@@ -117,6 +117,10 @@ struct padtun_queue {
 	struct padtun_dev *pt;
 	struct padata_instance *pinst;
 	const struct padtun_queue_ops *ops;
+	/* The CPU serial() runs on (hotplug.c). Written under RTNL with both
+	 * queues paused and empty, read by the datapath with READ_ONCE.
+	 */
+	int serial_cpu;
 
 	/* Packets (not batches) accepted by padata, serial() not done. */
 	atomic_t inflight;

@@ -338,7 +338,7 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 }
 
-/* serial(), per datagram: in arrival order, on the callback CPU. */
+/* serial(), per datagram: in arrival order, on rx's serial CPU. */
 static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
