@@ -71,6 +71,9 @@ static int padata_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu)
 		seq_printf(m, "parallel_cpu%d %lu\n", cpu,
 			   READ_ONCE(per_cpu_ptr(pinst->stats, cpu)->parallel));
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "serial_cpu%d %lu\n", cpu,
+			   READ_ONCE(per_cpu_ptr(pinst->stats, cpu)->completed));
 	return 0;
 }
 

@@ -1707,7 +1707,7 @@ static void padata_test_debugfs_counters(struct kunit *test)
 	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, limit);
 	char path[64], *buf;
 	struct rnd_state rnd;
-	long parallel = 0, v;
+	long parallel = 0, serial = 0, v;
 	struct file *f;
 	ssize_t len;
 	loff_t pos = 0;
@@ -1771,8 +1771,11 @@ static void padata_test_debugfs_counters(struct kunit *test)
 	for_each_possible_cpu(cpu) {
 		snprintf(key, sizeof(key), "parallel_cpu%d", cpu);
 		parallel += pt_debugfs_value(buf, key);
+		snprintf(key, sizeof(key), "serial_cpu%d", cpu);
+		serial += pt_debugfs_value(buf, key);
 	}
 	KUNIT_EXPECT_EQ(test, parallel, v);
+	KUNIT_EXPECT_EQ(test, serial, v);
 	pt_verify(ctx, 150 - busy);
 }
 

@@ -67,6 +67,14 @@ padata_max_id() {
 	{ echo -1; ls /sys/kernel/debug/padata 2>/dev/null; } | sort -n | tail -n 1
 }
 
+# padata_serial_cpus ID: the CPUs on which instance ID ran serial(), as a
+# space-separated list ("?" when it has no stats).
+padata_serial_cpus() {
+	_cpus=$(sed -n 's/^serial_cpu\([0-9]*\) [1-9][0-9]*$/\1/p' \
+		"/sys/kernel/debug/padata/$1/stats" 2>/dev/null | tr '\n' ' ')
+	echo "${_cpus% }" | sed 's/^$/?/'
+}
+
 # wait_padata_instances N SECONDS: until padata.ko has N instances (a
 # namespace's links go away with it, after "ip netns del" returned).
 wait_padata_instances() {

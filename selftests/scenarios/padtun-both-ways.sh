@@ -51,6 +51,12 @@ sync_with_peer
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 [ "$(stat rx_auth_failed)" = 0 ] && [ "$(stat rx_replayed)" = 0 ]
 ok $? "no auth failure, no replay"
+# The link's two padata instances, tx's created first: serial() of tx on
+# the callback CPU (the list's first, 0), of rx on the next CPU (1).
+rx_id=$(padata_max_id)
+tx_serial=$(padata_serial_cpus $((rx_id - 1))) rx_serial=$(padata_serial_cpus "$rx_id")
+[ "$tx_serial" = 0 ] && [ "$rx_serial" = 1 ]
+ok $? "serial() of tx on CPU $tx_serial, of rx on CPU $rx_serial (want 0 and 1)"
 ip link del padtun0
 ok $? "ip link del padtun0"
 tap_exit

@@ -1,10 +1,10 @@
 #!/bin/sh
 # CPU hotplug under traffic: 3 vCPUs, the link on CPUs 0-2 with callback
-# CPU 1. Each guest takes CPUs 1 and 2 (x86 keeps CPU 0) offline and back
-# online in a loop, the callback CPU included, while paced seqcheck
-# streams flow both ways and iperf3 TCP runs from b to a: nothing lost,
-# reordered or duplicated, and the callback CPU comes back to 1. The host
-# scans dmesg for splats.
+# CPU 1 (tx's serial CPU; rx's is 2). Each guest takes CPUs 1 and 2 (x86
+# keeps CPU 0) offline and back online in a loop, both serial CPUs
+# included, while paced seqcheck streams flow both ways and iperf3 TCP
+# runs from b to a: nothing lost, reordered or duplicated, and the serial
+# CPUs come back to 1 and 2. The host scans dmesg for splats.
 # kernels: check
 # guests: 2
 # cpus: 3
@@ -76,12 +76,13 @@ ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 echo "# tx_busy $(stat tx_busy) rx_busy $(stat rx_busy) tx_dropped $(stat tx_dropped) rx_dropped $(stat rx_dropped)"
 [ "$(stat tx_dropped)" = 0 ] && [ "$(stat rx_dropped)" = 0 ]
 ok $? "padtun dropped nothing"
-# Away from CPU 1 (to 0, the first active CPU of the list) and back:
-# the moves come in pairs once every CPU is back.
+# tx's serial CPU away from CPU 1, rx's from CPU 2 (each to 0, the first
+# active CPU of the list) and back: the moves come in pairs once every CPU
+# is back.
 sleep 1
 moves=$(stat cb_cpu_moves)
 [ "${moves:-0}" -gt 0 ] && [ $((moves % 2)) = 0 ]
-ok $? "callback CPU moved away and back ($moves moves)"
+ok $? "serial CPUs moved away and back ($moves moves)"
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER after the loop"
 ip link del padtun0
