@@ -90,8 +90,14 @@ traffic_stop() {
 
 # iperf3_start PORT SECONDS [OUT]: iperf3 TCP from N1 to N2 through the
 # links, a one-test server on PORT in N2; PIDs in $client and $server.
+# The server waits for data as long as the client runs: by default it ends
+# the test after 120 s without any, and under minutes of flapping TCP's
+# retransmission backoff can be that long (the first full-size run: the
+# client wrote nothing after 43 s, and at 172 s "control socket has
+# closed unexpectedly").
 iperf3_start() {
-	/bin/ip netns exec $N2 iperf3 -s -1 -p "$1" > /dev/null 2>&1 &
+	/bin/ip netns exec $N2 iperf3 -s -1 -p "$1" \
+		--rcv-timeout $((($2 + 120) * 1000)) > /dev/null 2>&1 &
 	server=$!
 	wait_for_listen "$1" $N2
 	/bin/ip netns exec $N1 iperf3 -c $IN2 -p "$1" -t "$2" > "${3:-/dev/null}" 2>&1 &
@@ -226,7 +232,9 @@ ok $? "links up again"
 mtu0=$(ip -n $N1 -o link show padtun0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')
 ip netns exec $N1 ping -c 2 -W 5 $IN2 > /dev/null
 ok $? "ping through the new links (mtu $mtu0)"
-iperf3_start 5400 600 "$RESULTS/iperf3-flap.txt"
+# Longer than the flapping takes (a round: 23 to 86 s on sanitizer), so
+# that "running" means the connection survived, not that it had ended.
+iperf3_start 5400 $((FLAPS * 120 + 120)) "$RESULTS/iperf3-flap.txt"
 traffic_start
 tx0=$(ns_stat $N1 tx_sent)
 flap() {	# flap NS: down/up and MTU changes, FLAPS rounds
