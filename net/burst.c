@@ -14,8 +14,8 @@
  * inner TCP segments is merged before the stack sees it.
  *
  * One list and one NAPI instance per link, not one per CPU (as gro_cells
- * has): when the CPU that queues moves (the underlay's interrupt, or the
- * callback CPU under CPU hotplug), a per-CPU list could still hold packets
+ * has): when the CPU that queues moves (the underlay's interrupt, or rx's
+ * serial CPU under CPU hotplug), a per-CPU list could still hold packets
  * that later ones, queued on the new CPU, would overtake (padtun-hotplug
  * saw both). A single list keeps the order in which they were queued, and
  * NAPI runs one poll at a time.

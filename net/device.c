@@ -175,7 +175,6 @@ static void padtun_destruct(struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 
-	padtun_hotplug_remove(pt);
 	padtun_socket_detach(pt);
 	/* The burst's poll and the keys' work submit to the rx queue. */
 	padtun_burst_destroy(&pt->burst);
@@ -186,6 +185,8 @@ static void padtun_destruct(struct net_device *dev)
 	padtun_rx_keys_release(pt);
 	/* tx serial() still sends: the socket goes after. */
 	padtun_queue_destroy(&pt->tx);
+	/* Only now: a submission refused until here may have kicked it. */
+	padtun_hotplug_remove(pt);
 	padtun_socket_release(pt);
 	dst_cache_destroy(&pt->dst_cache);
 	kfree(pt->cpus_str);
@@ -280,6 +281,8 @@ err_rx:
 	padtun_queue_destroy(&pt->rx);
 	padtun_burst_destroy(&pt->deliver);
 	padtun_queue_destroy(&pt->tx);
+	/* A datagram received since the socket opened may have kicked it. */
+	padtun_hotplug_cancel(pt);
 	padtun_rx_keys_release(pt);
 	goto err_dst_cache;
 err_rx_padata:
@@ -371,6 +374,8 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 	free_cpumask_var(new_cpus);
 	if (ret)
 		return ret;
+	/* A serial CPU not active yet has a stand-in: look again soon. */
+	padtun_hotplug_kick(pt);
 set_limit:
 	/* Only once nothing can fail: a refused change changes nothing. */
 	WRITE_ONCE(pt->max_inflight, max_inflight);

@@ -70,12 +70,14 @@ static unsigned int padtun_serial_cpus_move(struct padtun_dev *pt)
 {
 	struct padtun_queue *queues[] = { &pt->tx, &pt->rx };
 	unsigned int i, moved = 0;
+	int want;
 
+	/* CPUs may go on coming and going: read what is wanted once. */
 	for (i = 0; i < ARRAY_SIZE(queues); i++) {
-		if (!padtun_serial_cpu_must_move(pt, queues[i]))
+		want = padtun_serial_cpu_wanted(pt, queues[i]);
+		if (want < 0 || want == queues[i]->serial_cpu)
 			continue;
-		WRITE_ONCE(queues[i]->serial_cpu,
-			   padtun_serial_cpu_wanted(pt, queues[i]));
+		WRITE_ONCE(queues[i]->serial_cpu, want);
 		moved++;
 	}
 	return moved;
@@ -150,14 +152,21 @@ static void padtun_hotplug_work(struct work_struct *work)
 	struct padtun_dev *pt = container_of(to_delayed_work(work),
 					     struct padtun_dev, hotplug_work);
 
-	rtnl_lock();
+	/* Not rtnl_lock(): newlink's unwinding cancels this work, with RTNL
+	 * held, and would wait for ever for a run blocked on it.
+	 */
+	if (!rtnl_trylock()) {
+		queue_delayed_work(system_unbound_wq, &pt->hotplug_work,
+				   HZ / 20);
+		return;
+	}
 	if (pt->dev->reg_state == NETREG_REGISTERED)
 		padtun_hotplug_follow(pt);
 	rtnl_unlock();
 }
 
 /**
- * padtun_hotplug_kick - look at the callback CPU again, soon
+ * padtun_hotplug_kick - look at the serial CPUs again, soon
  * @pt: the device
  *
  * Context: any.
@@ -195,16 +204,29 @@ int padtun_hotplug_add(struct padtun_dev *pt)
 }
 
 /**
- * padtun_hotplug_remove - stop following, and wait for a move under way
- * @pt: the device, unregistered
+ * padtun_hotplug_cancel - wait for a look under way, drop one asked for
+ * @pt: the device, unregistered or never registered
  *
- * Context: process, RTNL not held (the work takes it).
+ * Context: process. Nothing may kick the work any more: both queues are
+ * destroyed (a submission refused for an inactive serial CPU kicks it).
+ */
+void padtun_hotplug_cancel(struct padtun_dev *pt)
+{
+	cancel_delayed_work_sync(&pt->hotplug_work);
+}
+
+/**
+ * padtun_hotplug_remove - stop following CPU hotplug
+ * @pt: the device, unregistered or never registered
+ *
+ * Context: process. Cancels the work too; a queue not destroyed yet may
+ * kick it again, so then padtun_hotplug_cancel() follows once it is.
  */
 void padtun_hotplug_remove(struct padtun_dev *pt)
 {
 	cpuhp_state_remove_instance_nocalls(padtun_cpuhp_state,
 					    &pt->cpuhp_node);
-	cancel_delayed_work_sync(&pt->hotplug_work);
+	padtun_hotplug_cancel(pt);
 }
 
 int padtun_hotplug_init(void)

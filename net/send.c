@@ -195,7 +195,7 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	return padtun_transform_encrypt(&pt->transform, pkt, skb);
 }
 
-/* serial(), per datagram or UDP GSO skb of them (gso.c): on the callback
+/* serial(), per datagram or UDP GSO skb of them (gso.c): on tx's serial
  * CPU, in submission order.
  */
 static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
