@@ -67,11 +67,20 @@ padata_max_id() {
 	{ echo -1; ls /sys/kernel/debug/padata 2>/dev/null; } | sort -n | tail -n 1
 }
 
-# padata_serial_cpus ID: the CPUs on which instance ID ran serial(), as a
-# space-separated list ("?" when it has no stats).
-padata_serial_cpus() {
-	_cpus=$(sed -n 's/^serial_cpu\([0-9]*\) [1-9][0-9]*$/\1/p' \
-		"/sys/kernel/debug/padata/$1/stats" 2>/dev/null | tr '\n' ' ')
+# padata_serial_snapshot ID FILE: instance ID's serial() calls per CPU
+# ("CPU COUNT" lines) into FILE.
+padata_serial_snapshot() {
+	sed -n 's/^serial_cpu\([0-9]*\) \([0-9]*\)$/\1 \2/p' \
+		"/sys/kernel/debug/padata/$1/stats" > "$2" 2>/dev/null
+}
+
+# padata_serial_cpus_since ID FILE: the CPUs on which instance ID ran
+# serial() since padata_serial_snapshot ID FILE, space-separated ("?" for
+# none).
+padata_serial_cpus_since() {
+	padata_serial_snapshot "$1" "$2.now"
+	_cpus=$(awk 'NR == FNR { before[$1] = $2; next }
+		$2 > before[$1] { printf "%s ", $1 }' "$2" "$2.now")
 	echo "${_cpus% }" | sed 's/^$/?/'
 }
 

@@ -16,6 +16,12 @@ padtun_add transform chacha20poly1305
 ok $? "ip link add padtun0 type padtun"
 padtun_up
 ok $? "padtun0 up with $ME"
+# The link's two padata instances, tx's created first.
+[ "$(padata_instances)" = 2 ]
+ok $? "the link's two padata instances, the guest's only ones"
+rx_id=$(padata_max_id) tx_id=$(($(padata_max_id) - 1))
+padata_serial_snapshot "$tx_id" "$RESULTS/tx-serial"
+padata_serial_snapshot "$rx_id" "$RESULTS/rx-serial"
 sync_with_peer
 
 if [ "$ROLE" = a ]; then
@@ -51,10 +57,10 @@ sync_with_peer
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 [ "$(stat rx_auth_failed)" = 0 ] && [ "$(stat rx_replayed)" = 0 ]
 ok $? "no auth failure, no replay"
-# The link's two padata instances, tx's created first: serial() of tx on
-# the callback CPU (the list's first, 0), of rx on the next CPU (1).
-rx_id=$(padata_max_id)
-tx_serial=$(padata_serial_cpus $((rx_id - 1))) rx_serial=$(padata_serial_cpus "$rx_id")
+# serial() of tx on the callback CPU (the list's first, 0), of rx on the
+# next CPU (1).
+tx_serial=$(padata_serial_cpus_since "$tx_id" "$RESULTS/tx-serial")
+rx_serial=$(padata_serial_cpus_since "$rx_id" "$RESULTS/rx-serial")
 [ "$tx_serial" = 0 ] && [ "$rx_serial" = 1 ]
 ok $? "serial() of tx on CPU $tx_serial, of rx on CPU $rx_serial (want 0 and 1)"
 ip link del padtun0
