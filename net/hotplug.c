@@ -131,7 +131,7 @@ again:
  * Context: RTNL held, both queues paused and empty or not created yet.
  * The list's CPUs were checked online; should a preferred one not be
  * active yet (coming up at this very moment), another CPU of the list
- * stands in until the list's next hotplug event.
+ * stands in until the hotplug work looks again (changelink kicks it).
  */
 void padtun_serial_cpus_reset(struct padtun_dev *pt)
 {

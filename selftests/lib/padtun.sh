@@ -84,6 +84,22 @@ padata_serial_cpus_since() {
 	echo "${_cpus% }" | sed 's/^$/?/'
 }
 
+# link_serial_snapshot: padata_serial_snapshot of the guest's one link's
+# two instances (tx's created first, so the highest ID is rx's).
+link_serial_snapshot() {
+	padata_serial_snapshot $(($(padata_max_id) - 1)) "$RESULTS/tx-serial"
+	padata_serial_snapshot "$(padata_max_id)" "$RESULTS/rx-serial"
+}
+
+# link_serial_since: sets tx_serial and rx_serial to the CPUs on which the
+# link's tx and rx ran serial() since link_serial_snapshot.
+link_serial_since() {
+	tx_serial=$(padata_serial_cpus_since $(($(padata_max_id) - 1)) \
+		"$RESULTS/tx-serial")
+	rx_serial=$(padata_serial_cpus_since "$(padata_max_id)" \
+		"$RESULTS/rx-serial")
+}
+
 # wait_padata_instances N SECONDS: until padata.ko has N instances (a
 # namespace's links go away with it, after "ip netns del" returned).
 wait_padata_instances() {

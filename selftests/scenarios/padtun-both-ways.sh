@@ -19,9 +19,7 @@ ok $? "padtun0 up with $ME"
 # The link's two padata instances, tx's created first.
 [ "$(padata_instances)" = 2 ]
 ok $? "the link's two padata instances, the guest's only ones"
-rx_id=$(padata_max_id) tx_id=$(($(padata_max_id) - 1))
-padata_serial_snapshot "$tx_id" "$RESULTS/tx-serial"
-padata_serial_snapshot "$rx_id" "$RESULTS/rx-serial"
+link_serial_snapshot
 sync_with_peer
 
 if [ "$ROLE" = a ]; then
@@ -59,8 +57,7 @@ ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 ok $? "no auth failure, no replay"
 # serial() of tx on the callback CPU (the list's first, 0), of rx on the
 # next CPU (1).
-tx_serial=$(padata_serial_cpus_since "$tx_id" "$RESULTS/tx-serial")
-rx_serial=$(padata_serial_cpus_since "$rx_id" "$RESULTS/rx-serial")
+link_serial_since
 [ "$tx_serial" = 0 ] && [ "$rx_serial" = 1 ]
 ok $? "serial() of tx on CPU $tx_serial, of rx on CPU $rx_serial (want 0 and 1)"
 ip link del padtun0

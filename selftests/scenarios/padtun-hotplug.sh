@@ -85,13 +85,10 @@ moves=$(stat cb_cpu_moves)
 ok $? "serial CPUs moved away and back ($moves moves)"
 # Back, each where it belongs: the link's two padata instances (tx's
 # created first) ran serial() for the pings only on CPU 1 (tx) and 2 (rx).
-rx_id=$(padata_max_id) tx_id=$(($(padata_max_id) - 1))
-padata_serial_snapshot "$tx_id" "$RESULTS/tx-serial"
-padata_serial_snapshot "$rx_id" "$RESULTS/rx-serial"
+link_serial_snapshot
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER after the loop"
-tx_serial=$(padata_serial_cpus_since "$tx_id" "$RESULTS/tx-serial")
-rx_serial=$(padata_serial_cpus_since "$rx_id" "$RESULTS/rx-serial")
+link_serial_since
 [ "$(padata_instances)" = 2 ] && [ "$tx_serial" = 1 ] && [ "$rx_serial" = 2 ]
 ok $? "after the loop serial() of tx on CPU $tx_serial, of rx on CPU $rx_serial (want 1 and 2)"
 ip link del padtun0
