@@ -22,6 +22,7 @@ tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load}
 padtun_cpus=${PADNET_padtun_cpus:-}
 mem_packets=${PADNET_mem_packets:-1000000}
 profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
+callgraph=${PADNET_callgraph:-}
 
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
 vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
@@ -93,18 +94,27 @@ memory_run() {
 # profile MODE: perf in both guests while b sends TCP through MODE. Under
 # TCG perf samples cpu-clock, idle included: the file gives the idle share,
 # then each symbol's share of the busy samples, in
-# $RESULTS/profile.MODE.ROLE.
+# $RESULTS/profile.MODE.ROLE. With call graphs, .callers says which paths
+# reach each hot symbol and .inclusive what each function costs with all
+# it calls (both in shares of all samples, idle included).
 profile() {
-	local data=/tmp/perf.$1 recorder
+	local data=/tmp/perf.$1 recorder out=$RESULTS/profile.$1.$ROLE g=""
+	[ -n "$callgraph" ] && g=-g
 	sync_with_peer
-	perf record -a -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
+	perf record -a $g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
 	recorder=$!
 	if [ "$ROLE" = b ]; then
 		iperf3 -c "$(mode_peer "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
 	fi
 	wait $recorder
-	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 \
-		2>/dev/null | awk -f /bench/busy-share.awk > "$RESULTS/profile.$1.$ROLE"
+	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 -g none \
+		2>/dev/null | awk -f /bench/busy-share.awk > "$out"
+	if [ -n "$callgraph" ]; then
+		perf report -i "$data" --stdio --no-children --sort sym --percent-limit 1.5 \
+			-g graph,1,callee > "$out.callers" 2>/dev/null
+		perf report -i "$data" --stdio --children --sort sym --percent-limit 3 \
+			-g none > "$out.inclusive" 2>/dev/null
+	fi
 	rm -f "$data"
 	sync_with_peer
 }

@@ -14,7 +14,8 @@
 #      PADNET_BENCH_TESTS (tcp1,tcp4,udp1400,udp64,lat_idle,lat_load),
 #      PADNET_BENCH_MEM_PACKETS (1000000), PADNET_BENCH_PROFILE (modes to
 #      profile with perf; padtun-chacha20poly1305,wireguard; empty: none),
-#      PADNET_BENCH_FLAVOUR (distro)
+#      PADNET_BENCH_CALLGRAPH (1: the profiles record call graphs too, in
+#      profile.MODE.ROLE.callers and .inclusive), PADNET_BENCH_FLAVOUR (distro)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,7 @@ tests=${PADNET_BENCH_TESTS:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load}
 padtun_cpus=${PADNET_BENCH_PADTUN_CPUS:-}
 mem_packets=${PADNET_BENCH_MEM_PACKETS:-1000000}
 profile=${PADNET_BENCH_PROFILE-padtun-chacha20poly1305,wireguard}
+callgraph=${PADNET_BENCH_CALLGRAPH:-}
 out=build/bench
 res=$out/guests
 t0=$SECONDS
@@ -73,7 +75,7 @@ qemu-net/run-guests.sh \
 	--kernel "$kdir/arch/x86/boot/bzImage" --initrd "$out/initramfs.cpio.gz" \
 	--run /bench/guest.sh --out "$res" --guests 2 --cpus "$vcpus" --mem "$mem" \
 	--kernel-name "$flavour" --modules padata,padtun --timeout "$timeout" \
-	--append "padnet.reps=$reps padnet.seconds=$seconds padnet.tests=$tests padnet.padtun_cpus=$padtun_cpus padnet.mem_packets=$mem_packets padnet.profile=$profile" \
+	--append "padnet.reps=$reps padnet.seconds=$seconds padnet.tests=$tests padnet.padtun_cpus=$padtun_cpus padnet.mem_packets=$mem_packets padnet.profile=$profile padnet.callgraph=$callgraph" \
 	> "$out/guests.log" 2>&1 || rc=$?
 kill $progress 2>/dev/null || true
 if [ "$rc" != 0 ] || [ "$(cat "$res/a/results/status" "$res/b/results/status" 2>/dev/null | tr -d '\n')" != 00 ]; then
@@ -84,13 +86,13 @@ fi
 
 say "report"
 command="make bench"
-for v in REPS SECONDS VCPUS MEM TESTS PADTUN_CPUS MEM_PACKETS PROFILE FLAVOUR; do
+for v in REPS SECONDS VCPUS MEM TESTS PADTUN_CPUS MEM_PACKETS PROFILE CALLGRAPH FLAVOUR; do
 	val=$(printenv "PADNET_BENCH_$v" || true)
 	[ -n "$val" ] && command="PADNET_BENCH_$v=$val $command"
 done
 [ -n "${PADNET_QEMU_CPU:-}" ] && command="PADNET_QEMU_CPU=$PADNET_QEMU_CPU $command"
 python3 bench/report.py "$res" "$out" "$command"
-for f in "$res"/*/results/profile.*.[ab]; do
+for f in "$res"/*/results/profile.*.[ab] "$res"/*/results/profile.*.[ab].*; do
 	[ -f "$f" ] && cp "$f" "$out/"
 done
 say "done: $out/report.md, runs.csv, summary.json, *.png, profile.* (date $(date -u +%F))"

@@ -6,6 +6,12 @@
 # prints TAP, and ends with "N passed, N failed, N skipped". KUnit cases
 # that a scenario brings back as KTAP count one test each.
 #
+# The kernels the runs need are built one after the other in the
+# background, at nice 19, while the runs go on in the order the kernels
+# come: first what needs none, then Debian's kernel, check, sanitizer, up.
+# A cold run so builds the next kernels while the guests of the last one
+# wait on timers, pacing and boots.
+#
 # usage: run.sh [NAME...]      NAME: a scenario or host check, without .sh
 # env:   PADNET_KERNELS        only these kernels (default: what each names)
 #        PADNET_FULL=1         the full sizes: guests see PADNET_full=1, and
@@ -35,15 +41,60 @@ header() {	# header FILE KEY DEFAULT
 
 kernel_dir() { qemu-net/build-kernel.sh "$1"; }
 
-prepare_kernel() {	# build kernel, modules, tools and initramfs once per run
+# The order kernels are built in and runs are grouped by: the source tree
+# first (the others unpack it), then by how soon the runs need them.
+kernel_order="source distro check sanitizer up"
+kstate=$resdir/kernels
+
+kernel_rank() {	# KERNEL: its place in $kernel_order
+	local k i=1
+	for k in $kernel_order; do
+		[ "$k" = "$1" ] && { echo "$i"; return; }
+		i=$((i + 1))
+	done
+	echo "$i"
+}
+
+# start_builds KERNEL...: build them in order in their own process group,
+# each kernel's exit status in $kstate/KERNEL.rc when it is done.
+start_builds() {
+	rm -rf "$kstate"
+	mkdir -p "$kstate"
+	# shellcheck disable=SC2016
+	setsid nice -n 19 bash -c 'state=$1; shift
+		for k in "$@"; do
+			qemu-net/build-kernel.sh "$k" > /dev/null 2> "$state/$k.log"
+			echo $? > "$state/$k.rc"
+		done' builds "$kstate" "$@" &
+	builder=$!
+	trap 'kill -- -"$builder" 2>/dev/null' EXIT
+}
+
+wait_kernel() {	# KERNEL: wait for its build; false if it failed
+	local k=$1 t0=$SECONDS next=60
+	while [ ! -f "$kstate/$k.rc" ]; do
+		if [ $((SECONDS - t0)) -ge "$next" ]; then
+			echo "# waiting for the $k kernel, $((next / 60)) min so far: $(tail -n 1 "$kstate/$k.log" 2>/dev/null)"
+			next=$((next + 60))
+		fi
+		sleep 2
+	done
+	[ "$(cat "$kstate/$k.rc")" = 0 ] && return 0
+	tail -n 40 "$kstate/$k.log" | sed 's/^/# /'
+	return 1
+}
+
+prepare_kernel() {	# kernel, modules, tools and initramfs once per run
 	local k=$1
 	case " ${prepared:-} " in *" $k "*) return 0 ;; esac
 	case " ${unbuildable:-} " in *" $k "*) return 1 ;; esac
-	echo "# preparing the $k kernel, our modules and the initramfs (log: $resdir/build-$k.log)"
 	mkdir -p "$resdir"
-	# The kernel first, on its own: a cold build says what it does itself.
-	if ! qemu-net/build-kernel.sh "$k" > /dev/null ||
-	   ! make -s initramfs FLAVOUR="$k" > "$resdir/build-$k.log" 2>&1; then
+	if ! wait_kernel "$k"; then
+		unbuildable="${unbuildable:-} $k"
+		return 1
+	fi
+	echo "# preparing our modules and the initramfs for the $k kernel (log: $resdir/build-$k.log)"
+	if ! make -s initramfs FLAVOUR="$k" > "$resdir/build-$k.log" 2>&1; then
 		tail -n 40 "$resdir/build-$k.log" | sed 's/^/# /'
 		unbuildable="${unbuildable:-} $k"
 		return 1
@@ -54,13 +105,18 @@ prepare_kernel() {	# build kernel, modules, tools and initramfs once per run
 run_host_check() {
 	local name=$1 log=$resdir/host-$1.log rc t0=$SECONDS k
 	mkdir -p "$resdir"
-	# Kernels the check builds against, first and on their own: a cold
-	# build says what it does itself rather than inside the check's log.
+	# Kernels the check builds against: waited for here, so that a cold
+	# build is reported as such rather than inside the check's log.
+	rc=0
 	for k in $(header "selftests/host/$name.sh" kernels ""); do
-		qemu-net/build-kernel.sh "$k" > /dev/null || break
+		wait_kernel "$k" || { rc=1; break; }
 	done
-	PADNET_TOP=$top "selftests/host/$name.sh" > "$log" 2>&1
-	rc=$?
+	if [ "$rc" = 0 ]; then
+		PADNET_TOP=$top "selftests/host/$name.sh" > "$log" 2>&1
+		rc=$?
+	else
+		echo "the $k kernel did not build" > "$log"
+	fi
 	case $rc in
 	0) tap pass "host:$name ($((SECONDS - t0)) s)" ;;
 	4) tap skip "host:$name ($((SECONDS - t0)) s)" "$(tail -n 1 "$log")" ;;
@@ -205,20 +261,52 @@ if [ ${#names[@]} = 0 ]; then
 	done
 fi
 
-echo "TAP version 13"
-for name in "${names[@]}"; do
+# The plan: one line per run, "RANK host NAME" or "RANK scenario NAME
+# KERNEL", RANK that of the last kernel the run needs.
+plan=$(for name in "${names[@]}"; do
 	if [ -f "selftests/host/$name.sh" ]; then
-		run_host_check "$name"
+		rank=0
+		for k in $(header "selftests/host/$name.sh" kernels ""); do
+			r=$(kernel_rank "$k")
+			[ "$r" -gt "$rank" ] && rank=$r
+		done
+		echo "$rank host $name"
 	elif [ -f "selftests/scenarios/$name.sh" ]; then
 		for k in $(header "selftests/scenarios/$name.sh" kernels check); do
 			case " ${PADNET_KERNELS:-$k} " in
-			*" $k "*) run_scenario "$name" "$k" ;;
+			*" $k "*) echo "$(kernel_rank "$k") scenario $name $k" ;;
 			esac
 		done
 	else
-		tap fail "$name" "no such scenario or host check"
+		echo "0 missing $name"
 	fi
+done | sort -s -n -k1,1)
+
+# The kernels the plan needs, in build order; every one but Debian's
+# needs the source tree, which the host style checks also read.
+needed=" $(while read -r _ kind name k; do
+	case $kind in
+	host) header "selftests/host/$name.sh" kernels "" ;;
+	scenario) echo "$k" ;;
+	esac
+done <<< "$plan" | tr ' ' '\n' | sort -u | tr '\n' ' ') "
+case $needed in *" check "* | *" sanitizer "* | *" up "*) needed="$needed source " ;; esac
+builds=()
+for k in $kernel_order; do
+	case $needed in *" $k "*) builds+=("$k") ;; esac
 done
+mkdir -p "$resdir"
+start_builds "${builds[@]}"
+
+echo "TAP version 13"
+# The plan on fd 3: what the runs start must not read it from stdin.
+while read -r _ kind name k <&3; do
+	case $kind in
+	host) run_host_check "$name" ;;
+	scenario) run_scenario "$name" "$k" ;;
+	missing) tap fail "$name" "no such scenario or host check" ;;
+	esac
+done 3<<< "$plan"
 echo "1..$n"
 for f in "${failures[@]}"; do
 	echo "# failed: $f"
