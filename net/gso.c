@@ -2,10 +2,12 @@
 /*
  * The underlay's UDP GSO: the datagrams of a tx batch leave as one skb of
  * type SKB_GSO_UDP_L4, so that the batch makes one trip through the IP
- * output path and the qdisc and rings the NIC's doorbell once. A NIC
- * without UDP segmentation offload (virtio-net in 6.1) has the stack cut
- * the skb up in validate_xmit_skb(), by reference, and gets the pieces
- * with xmit_more set on all but the last.
+ * output path and the qdisc and rings the NIC's doorbell once. The
+ * datagrams hang on its frag_list as they are. A NIC takes that whole only
+ * with NETIF_F_FRAGLIST; for any other (virtio-net among them) the stack
+ * cuts it up in validate_xmit_skb(), where skb_segment() clones each
+ * datagram rather than copying it, and hands the pieces over with
+ * xmit_more set on all but the last.
  */
 
 #include <linux/ip.h>
@@ -25,16 +27,16 @@
  * last one. TCP's segments are.
  */
 static unsigned int padtun_gso_run(struct sk_buff_head *list,
-				   struct sk_buff *skb, unsigned int *len)
+				   struct sk_buff *skb)
 {
-	unsigned int size = skb->len, n = 0;
+	unsigned int size = skb->len, len = 0, n = 0;
 
-	for (*len = 0; skb; skb = skb_peek_next(skb, list)) {
+	for (; skb; skb = skb_peek_next(skb, list)) {
 		if (PADTUN_CB(skb)->err ||
-		    skb->len > size || *len + skb->len > PADTUN_GSO_MAX_LEN ||
+		    skb->len > size || len + skb->len > PADTUN_GSO_MAX_LEN ||
 		    n == UDP_MAX_SEGMENTS)
 			break;
-		*len += skb->len;
+		len += skb->len;
 		n++;
 		if (skb->len < size)
 			break;
@@ -42,56 +44,55 @@ static unsigned int padtun_gso_run(struct sk_buff_head *list,
 	return n;
 }
 
-/* Copy all of @skb (linear or not: none's datagrams still refer to the
- * GSO packet's pages) into @gso's page fragments, from byte @off of them.
- * Their pages are low memory (alloc_skb_with_frags): no kmap.
+/* Headroom of the skb that heads a UDP GSO skb: the outer headers, as
+ * PADTUN_HEADROOM but for the padtun header, which the datagrams carry.
+ * The stack's segmentation clones each datagram and pushes the outer
+ * headers into its headroom, which must be at least this (each has
+ * PADTUN_HEADROOM less the header it pushed), or it copies the datagram.
  */
-static void padtun_gso_copy(struct sk_buff *gso, unsigned int off,
-			    const struct sk_buff *skb)
+#define PADTUN_GSO_HEADROOM	(PADTUN_HEADROOM - sizeof(struct padtun_header))
+
+/* Chain @skb, the next datagram, to the frag_list of @gso. Orphaned: TCP's
+ * small-queue budget frees here, as when the datagram was copied. Its
+ * header released: the stack's clone of it may then push the outer
+ * headers in place, where a header still shared would be copied first.
+ */
+static void padtun_gso_chain(struct sk_buff *gso, struct sk_buff ***tail,
+			     struct sk_buff *skb)
 {
-	unsigned int done = 0, i, n;
-
-	for (i = 0; done < skb->len; i++) {
-		const skb_frag_t *frag = &skb_shinfo(gso)->frags[i];
-
-		if (off >= skb_frag_size(frag)) {
-			off -= skb_frag_size(frag);
-			continue;
-		}
-		n = min(skb_frag_size(frag) - off, skb->len - done);
-		/* In range by construction: cannot fail. */
-		skb_copy_bits(skb, done, skb_frag_address(frag) + off, n);
-		done += n;
-		off = 0;
-	}
+	skb_orphan(skb);
+	if (!skb_cloned(skb))
+		__skb_header_release(skb);
+	gso->len += skb->len;
+	gso->data_len += skb->len;
+	gso->truesize += skb->truesize;
+	**tail = skb;
+	*tail = &skb->next;
 }
 
-/* One skb for the first @n datagrams of @list, @len bytes in all: the
- * headroom in its linear part, the datagrams back to back in page
- * fragments. NULL (nothing taken off @list) when memory is short.
+/* One skb for the first @n datagrams of @list: only the outer headers' room
+ * in itself, the datagrams as they are on its frag_list. The stack cuts it
+ * at the datagrams' size (skb_segment), so each becomes one packet again,
+ * by reference: no datagram is copied. NULL (nothing taken off @list) when
+ * memory is short.
  */
 static struct sk_buff *padtun_gso_build(struct sk_buff_head *list,
-					unsigned int n, unsigned int len)
+					unsigned int n)
 {
-	struct sk_buff *gso, *skb = skb_peek(list);
-	unsigned int size = skb->len, inner = 0, off = 0;
-	int err;
+	struct sk_buff *gso, *skb = skb_peek(list), **tail;
+	unsigned int size = skb->len, inner = 0, i;
 
-	gso = alloc_skb_with_frags(PADTUN_HEADROOM, len,
-				   PAGE_ALLOC_COSTLY_ORDER, &err, GFP_ATOMIC);
+	gso = alloc_skb(PADTUN_GSO_HEADROOM, GFP_ATOMIC);
 	if (unlikely(!gso))
 		return NULL;
-	skb_reserve(gso, PADTUN_HEADROOM);
-	gso->len = len;
-	gso->data_len = len;
+	skb_reserve(gso, PADTUN_GSO_HEADROOM);
 	PADTUN_CB(gso)->seq = PADTUN_CB(skb)->seq;
 
-	while (off < len) {
+	tail = &skb_shinfo(gso)->frag_list;
+	for (i = 0; i < n; i++) {
 		skb = __skb_dequeue(list);
-		padtun_gso_copy(gso, off, skb);
-		off += skb->len;
 		inner += PADTUN_CB(skb)->len;
-		consume_skb(skb);
+		padtun_gso_chain(gso, &tail, skb);
 	}
 	PADTUN_CB(gso)->len = inner;
 	PADTUN_CB(gso)->err = 0;
@@ -113,15 +114,15 @@ void padtun_tx_coalesce(struct padtun_pkt *pkt)
 {
 	struct sk_buff_head in;
 	struct sk_buff *skb, *gso;
-	unsigned int n, len;
+	unsigned int n;
 
 	if (skb_queue_len(&pkt->skbs) < 2)
 		return;
 	__skb_queue_head_init(&in);
 	skb_queue_splice_init(&pkt->skbs, &in);
 	while ((skb = skb_peek(&in))) {
-		n = padtun_gso_run(&in, skb, &len);
-		gso = n > 1 ? padtun_gso_build(&in, n, len) : NULL;
+		n = padtun_gso_run(&in, skb);
+		gso = n > 1 ? padtun_gso_build(&in, n) : NULL;
 		if (gso) {
 			__skb_queue_tail(&pkt->skbs, gso);
 			continue;

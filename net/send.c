@@ -131,7 +131,7 @@ out:
 /* With a cipher, segmentation copies the payload and sums it in one pass
  * (the cipher then writes in place, never into the sender's pages). With
  * none, nothing writes it: the segments refer to the GSO packet's pages
- * and gso.c copies them once, into the UDP GSO skb.
+ * all the way to the NIC (gso.c chains them, uncopied).
  */
 static netdev_features_t padtun_tx_segment_features(struct padtun_dev *pt)
 {
