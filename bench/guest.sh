@@ -110,8 +110,8 @@ profile() {
 	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 -g none \
 		2>/dev/null | awk -f /bench/busy-share.awk > "$out"
 	if [ -n "$callgraph" ]; then
-		perf report -i "$data" --stdio --no-children --sort sym --percent-limit 1.5 \
-			-g graph,1,callee > "$out.callers" 2>/dev/null
+		perf report -i "$data" --stdio --no-children --sort sym --percent-limit 0.4 \
+			-g graph,0.1,callee > "$out.callers" 2>/dev/null
 		perf report -i "$data" --stdio --children --sort sym --percent-limit 3 \
 			-g none > "$out.inclusive" 2>/dev/null
 	fi
