@@ -42,7 +42,7 @@ header() {	# header FILE KEY DEFAULT
 kernel_dir() { qemu-net/build-kernel.sh "$1"; }
 
 # The order kernels are built in and runs are grouped by: the source tree
-# first (the others unpack it), then by how soon the runs need them.
+# first (the style checks read it), then by how soon the runs need them.
 kernel_order="source distro check sanitizer up"
 kstate=$resdir/kernels
 
@@ -282,15 +282,14 @@ plan=$(for name in "${names[@]}"; do
 	fi
 done | sort -s -n -k1,1)
 
-# The kernels the plan needs, in build order; every one but Debian's
-# needs the source tree, which the host style checks also read.
+# The kernels the plan needs, in build order (a kernel build unpacks the
+# source tree itself when no host check asked for it first).
 needed=" $(while read -r _ kind name k; do
 	case $kind in
 	host) header "selftests/host/$name.sh" kernels "" ;;
 	scenario) echo "$k" ;;
 	esac
 done <<< "$plan" | tr ' ' '\n' | sort -u | tr '\n' ' ') "
-case $needed in *" check "* | *" sanitizer "* | *" up "*) needed="$needed source " ;; esac
 builds=()
 for k in $kernel_order; do
 	case $needed in *" $k "*) builds+=("$k") ;; esac
