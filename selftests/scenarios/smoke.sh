@@ -8,6 +8,9 @@
 # timeout: 240
 . /selftests/lib/guest.sh
 
+# The guests boot side by side but not in step: on a loaded host one may
+# be up seconds before the other, longer than ping's few tries wait.
+sync_with_peer
 ping -c 3 -W 5 "$PEER" > /dev/null
 ok $? "ping $PEER"
 
