@@ -19,9 +19,9 @@ cache=${PADNET_CACHE:-$HOME/.cache/padnet}
 tarball=/usr/src/linux-source-6.1.tar.xz
 
 case $flavour in
-check)     fragments="base check" ;;
-sanitizer) fragments="base check sanitizer" ;;
-up)        fragments="base check up" ;;
+check)     fragments="guest net check" ;;
+sanitizer) fragments="guest net check sanitizer" ;;
+up)        fragments="guest net check up" ;;
 distro)    exec "$here/distro-kernel.sh" ;;
 source)    fragments="" ;;
 *) echo "build-kernel.sh: unknown flavour '$flavour'" >&2; exit 2 ;;
@@ -66,7 +66,7 @@ rm -rf "$out"
 mkdir -p "$out"
 log=$out/build.log
 echo "build-kernel.sh: building the $flavour kernel (not cached for these config fragments and patches); log: $log" >&2
-make -s -C "$src" O="$out" x86_64_defconfig kvm_guest.config > "$log" 2>&1
+make -s -C "$src" O="$out" ARCH=x86_64 allnoconfig > "$log" 2>&1
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 	"${frag_files[@]}" >> "$log" 2>&1
 make -s -C "$src" O="$out" olddefconfig >> "$log" 2>&1
