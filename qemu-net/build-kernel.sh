@@ -43,7 +43,9 @@ if [ -f "$out/.padnet-built" ]; then
 	exit 0
 fi
 
-if [ ! -f "$src/.padnet-unpacked" ]; then
+# The runner's background builds and its host checks may all ask for the
+# tree at once: one unpacks it, the others wait for it.
+unpack_source() {
 	echo "build-kernel.sh: unpacking $tarball (about 15 s)" >&2
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
@@ -54,6 +56,15 @@ if [ ! -f "$src/.padnet-unpacked" ]; then
 	done
 	touch "$src.tmp/.padnet-unpacked"
 	mv "$src.tmp" "$src"
+}
+
+if [ ! -f "$src/.padnet-unpacked" ]; then
+	mkdir -p "$cache/src"
+	exec {lock}> "$src.lock"
+	flock -n "$lock" ||
+		{ echo "build-kernel.sh: waiting for another unpack of the source" >&2; flock "$lock"; }
+	[ -f "$src/.padnet-unpacked" ] || unpack_source
+	exec {lock}>&-
 fi
 
 if [ "$flavour" = source ]; then
