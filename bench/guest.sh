@@ -25,7 +25,7 @@ profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
 callgraph=${PADNET_callgraph:-}
 
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
-vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
+padtun-none-1cpu vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
 
 cpus_arg=""
 [ -n "$padtun_cpus" ] && cpus_arg="cpus $padtun_cpus"
@@ -34,6 +34,7 @@ padtun_mode_add padtun0 10 none $cpus_arg &&
 padtun_mode_add padtun1 11 chacha20poly1305 $cpus_arg &&
 padtun_mode_add padtun2 12 gcm-aes $cpus_arg &&
 padtun_mode_add padtun3 13 chacha20poly1305 cpus 0 cbcpu 0 &&
+padtun_mode_add padtun4 14 none cpus 0 cbcpu 0 &&
 wg_mode_add wg0 20 &&
 ip link add vxlan0 type vxlan id 42 local "$ADDR" remote "$PEER" dstport 4789 dev eth0 &&
 ip addr add "$(mine 19.30)/24" dev vxlan0 && ip link set vxlan0 up &&
