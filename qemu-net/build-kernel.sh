@@ -21,7 +21,7 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 case $flavour in
 check)     fragments="guest net check" ;;
 sanitizer) fragments="guest net check sanitizer" ;;
-up)        fragments="guest net check up" ;;
+up)        fragments="guest check up" ;;
 distro)    exec "$here/distro-kernel.sh" ;;
 source)    fragments="" ;;
 *) echo "build-kernel.sh: unknown flavour '$flavour'" >&2; exit 2 ;;
