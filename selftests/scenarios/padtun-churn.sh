@@ -35,7 +35,7 @@
 if [ -n "${PADNET_full:-}" ]; then
 	CYCLES=100 RELOADS=20 FLAPS=30
 else
-	CYCLES=4 RELOADS=2 FLAPS=2
+	CYCLES=4 RELOADS=2 FLAPS=1
 fi
 # Other sizes for a trial: padnet.cycles=N (etc.) on the kernel command line.
 CYCLES=${PADNET_cycles:-$CYCLES} RELOADS=${PADNET_reloads:-$RELOADS}
