@@ -113,7 +113,7 @@ profile() {
 	if [ -n "$callgraph" ]; then
 		perf report -i "$data" --stdio --no-children --sort sym --percent-limit 0.4 \
 			-g graph,0.1,callee > "$out.callers" 2>/dev/null
-		perf report -i "$data" --stdio --children --sort sym --percent-limit 3 \
+		perf report -i "$data" --stdio --children --sort sym --percent-limit 0.5 \
 			-g none > "$out.inclusive" 2>/dev/null
 	fi
 	rm -f "$data"
