@@ -12,7 +12,7 @@
 # Files in $RESULTS: MODE.TEST.REP.{json,ping} (b), cpu.ROLE (one line per
 # test: "MODE TEST REP busy_before total_before busy_after total_after"),
 # info (b: kernel, CPU, crypto drivers, pcrypt evidence), memory.ROLE,
-# core.txt (a).
+# core.txt (a), counters.ROLE.{before,after} (around the rounds).
 . /selftests/lib/guest.sh
 . /selftests/lib/tunnels.sh
 
@@ -26,6 +26,8 @@ callgraph=${PADNET_callgraph:-}
 
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
 padtun-none-1cpu vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
+# Every mode is set up either way; PADNET_BENCH_MODES only picks which run.
+[ -n "${PADNET_modes:-}" ] && modes=$(echo "$PADNET_modes" | tr , ' ')
 
 cpus_arg=""
 [ -n "$padtun_cpus" ] && cpus_arg="cpus $padtun_cpus"
@@ -58,6 +60,22 @@ pcrypt_sa() {	# pcrypt_sa N AEAD KEY
 	pcrypt_sa 3 "$ESP_CHACHA" "$ESP_CHACHA_KEY" chacha20poly1305 &&
 	pcrypt_sa 4 "$ESP_GCM" "$ESP_GCM_KEY" gcm-aes
 } > "$RESULTS/pcrypt" || exit 1
+
+# counters FILE: where packets were dropped or queued, in this guest: the
+# qdiscs, padtun's counters, the IP/UDP/TCP MIBs. Taken around the rounds
+# (counters.ROLE.before, .after), so with PADNET_BENCH_MODES naming one
+# mode they tell whose they are.
+counters() {
+	local dev
+	{
+		tc -s qdisc show
+		for dev in /sys/class/net/padtun*; do
+			echo "${dev##*/}:"
+			ethtool -S "${dev##*/}"
+		done
+		cat /proc/net/snmp /proc/net/netstat
+	} > "$1" 2>&1
+}
 
 cpu_now() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
 
@@ -122,6 +140,7 @@ profile() {
 
 if [ "$ROLE" = a ]; then
 	iperf3_serve
+	counters "$RESULTS/counters.a.before"
 	sync_with_peer
 	for rep in $(seq "$reps"); do
 		for mode in $modes; do
@@ -133,6 +152,7 @@ if [ "$ROLE" = a ]; then
 			done
 		done
 	done
+	counters "$RESULTS/counters.a.after"
 	memory_run
 	if [ -n "$profile_modes" ]; then
 		for mode in $profile_modes; do profile "$mode"; done
@@ -177,6 +197,7 @@ run_test() {
 
 total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))
 done_tests=0
+counters "$RESULTS/counters.b.before"
 sync_with_peer
 for rep in $(seq "$reps"); do
 	for mode in $modes; do
@@ -192,6 +213,7 @@ for rep in $(seq "$reps"); do
 		echo "bench: round $rep/$reps, $mode done ($done_tests/$total tests)"
 	done
 done
+counters "$RESULTS/counters.b.after"
 
 memory_run
 echo "bench: memory run done"

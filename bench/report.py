@@ -242,8 +242,8 @@ def main():
               "of guest a (receiver) / guest b (sender) during the TCP 1-stream test.")
     md.append("")
     md.append("| mode | " + " | ".join(TESTS[t][0] + f" ({TESTS[t][1]})" for t in tests) +
-              " | CPU a/b | x plain | x WG | x ESP | x ESP+pcrypt |")
-    md.append("|---" * (len(tests) + 6) + "|")
+              " | CPU a/b | x plain | x WG | x ESP | x ESP+pcrypt | x VXLAN |")
+    md.append("|---" * (len(tests) + 7) + "|")
     for m in modes:
         cells = []
         for t in tests:
@@ -256,18 +256,20 @@ def main():
                 cells.append(f"{fmt(c['median'])} ({fmt(c['min'])}-{fmt(c['max'])})")
         c1 = summary[m].get("tcp1", {})
         cpu = f"{fmt(100 * c1.get('cpu_a', float('nan')), 0)}% / {fmt(100 * c1.get('cpu_b', float('nan')), 0)}%"
-        wg = esp = pcr = float("nan")
-        if m.startswith("padtun-"):
+        wg = esp = pcr = vx = float("nan")
+        if m.startswith("padtun-none"):
+            vx = ratio(summary, m, "vxlan", "tcp1")
+        elif m.startswith("padtun-"):
             wg = ratio(summary, m, "wireguard", "tcp1")
             aead = m[len("padtun-"):].replace("-1cpu", "")
             esp = ratio(summary, m, f"esp-{aead}", "tcp1")
             pcr = ratio(summary, m, f"esp-pcrypt-{aead}", "tcp1")
         md.append(f"| {m} | " + " | ".join(cells) +
                   f" | {cpu} | {fmt(ratio(summary, m, 'plain', 'tcp1'), 2)} | {fmt(wg, 2)} | "
-                  f"{fmt(esp, 2)} | {fmt(pcr, 2)} |")
+                  f"{fmt(esp, 2)} | {fmt(pcr, 2)} | {fmt(vx, 2)} |")
     md.append("")
     md.append("Ratios are of TCP 1-stream medians: x plain for every mode; x WG, x ESP (same AEAD) and "
-              "x ESP+pcrypt (same AEAD) for padtun. padtun-none is compared with VXLAN and FOU in the table.")
+              "x ESP+pcrypt (same AEAD) for padtun with a cipher; x VXLAN for padtun without one.")
     md.append("")
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
     pcrypt = os.path.join(res, "b", "results", "pcrypt")

@@ -15,7 +15,9 @@
 #      PADNET_BENCH_MEM_PACKETS (1000000), PADNET_BENCH_PROFILE (modes to
 #      profile with perf; padtun-chacha20poly1305,wireguard; empty: none),
 #      PADNET_BENCH_CALLGRAPH (1: the profiles record call graphs too, in
-#      profile.MODE.ROLE.callers and .inclusive), PADNET_BENCH_FLAVOUR (distro)
+#      profile.MODE.ROLE.callers and .inclusive), PADNET_BENCH_FLAVOUR (distro),
+#      PADNET_BENCH_MODES (a comma-separated subset of the modes, for a quick
+#      look while developing; every mode when unset: the run that judges)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,7 @@ padtun_cpus=${PADNET_BENCH_PADTUN_CPUS:-}
 mem_packets=${PADNET_BENCH_MEM_PACKETS:-1000000}
 profile=${PADNET_BENCH_PROFILE-padtun-chacha20poly1305,wireguard}
 callgraph=${PADNET_BENCH_CALLGRAPH:-}
+modes=${PADNET_BENCH_MODES:-}
 out=build/bench
 res=$out/guests
 t0=$SECONDS
@@ -41,7 +44,7 @@ mkdir -p "$out"
 make -s initramfs FLAVOUR="$flavour" > "$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 1; }
 PADNET_GUEST_BINARIES=/usr/bin/perf qemu-net/initramfs.sh "$out/initramfs.cpio.gz" "build/$flavour/root"
 
-nmodes=13
+nmodes=$( [ -n "$modes" ] && echo "$modes" | tr , '\n' | grep -c . || echo 13)
 ntests=$(echo "$tests" | tr , '\n' | grep -c .)
 per_test=$((seconds + 3))
 estimate=$((30 + reps * nmodes * ntests * per_test + 90 + 40 + 2 * (seconds + 10)))
@@ -75,7 +78,7 @@ qemu-net/run-guests.sh \
 	--kernel "$kdir/arch/x86/boot/bzImage" --initrd "$out/initramfs.cpio.gz" \
 	--run /bench/guest.sh --out "$res" --guests 2 --cpus "$vcpus" --mem "$mem" \
 	--kernel-name "$flavour" --modules padata,padtun --timeout "$timeout" \
-	--append "padnet.reps=$reps padnet.seconds=$seconds padnet.tests=$tests padnet.padtun_cpus=$padtun_cpus padnet.mem_packets=$mem_packets padnet.profile=$profile padnet.callgraph=$callgraph" \
+	--append "padnet.reps=$reps padnet.seconds=$seconds padnet.tests=$tests padnet.padtun_cpus=$padtun_cpus padnet.mem_packets=$mem_packets padnet.profile=$profile padnet.callgraph=$callgraph padnet.modes=$modes" \
 	> "$out/guests.log" 2>&1 || rc=$?
 kill $progress 2>/dev/null || true
 if [ "$rc" != 0 ] || [ "$(cat "$res/a/results/status" "$res/b/results/status" 2>/dev/null | tr -d '\n')" != 00 ]; then
@@ -86,7 +89,7 @@ fi
 
 say "report"
 command="make bench"
-for v in REPS SECONDS VCPUS MEM TESTS PADTUN_CPUS MEM_PACKETS PROFILE CALLGRAPH FLAVOUR; do
+for v in REPS SECONDS VCPUS MEM TESTS PADTUN_CPUS MEM_PACKETS PROFILE CALLGRAPH FLAVOUR MODES; do
 	val=$(printenv "PADNET_BENCH_$v" || true)
 	[ -n "$val" ] && command="PADNET_BENCH_$v=$val $command"
 done
