@@ -196,6 +196,13 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 		skb->csum_offset = offsetof(struct udphdr, check);
 	}
 	skb->encapsulation = 0;
+	/* The link's datagrams are one flow of the underlay: let it hash them
+	 * by the outer headers. A datagram sent alone still carries its inner
+	 * packet's hash, a UDP GSO skb (gso.c) none: with two hashes a
+	 * flow-fair qdisc (fq_codel, the usual default) queues them apart and
+	 * reorders them on the wire.
+	 */
+	skb_clear_hash(skb);
 	skb->dev = pt->dev;
 	skb_dst_drop(skb);
 
