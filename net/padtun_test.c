@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for padtun's replay window (replay.c), key derivation
- * (keys.c) and nonce layout (transform.c), built for test kernels only
+ * (keys.c), nonce layout (transform.c) and the checksum hint's bounds
+ * (messages.h), built for test kernels only
  * (PADNET_TEST=y and CONFIG_KUNIT) and run by
  * selftests/scenarios/padtun-kunit.sh.
  */
@@ -291,6 +292,26 @@ static void nonce_lib_matches_crypto_api(struct kunit *test)
 	crypto_free_aead(aead);
 }
 
+/* The checksum hint the header check accepts: what a TCP or UDP packet
+ * over IPv4 or IPv6 can carry, and nothing the receiver could not hand to
+ * skb_partial_csum_set() as it is.
+ */
+static void csum_hint_bounds(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, padtun_csum_hint_ok(0, 0));	/* complete */
+	KUNIT_EXPECT_TRUE(test, padtun_csum_hint_ok(20, 16));	/* IPv4 TCP */
+	KUNIT_EXPECT_TRUE(test, padtun_csum_hint_ok(60, 6));	/* options, UDP */
+	KUNIT_EXPECT_TRUE(test, padtun_csum_hint_ok(40, 16));	/* IPv6 TCP */
+	KUNIT_EXPECT_TRUE(test, padtun_csum_hint_ok(254, 254));
+
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(0, 16));	/* no start */
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(18, 16));	/* in the IP header */
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(21, 16));	/* odd */
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(20, 7));
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(256, 16));	/* not a u8 */
+	KUNIT_EXPECT_FALSE(test, padtun_csum_hint_ok(20, 256));
+}
+
 static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_in_order),
 	KUNIT_CASE(replay_late_in_window),
@@ -301,6 +322,7 @@ static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(keys_directions_and_sessions),
 	KUNIT_CASE(keys_sessions_forward),
 	KUNIT_CASE(nonce_lib_matches_crypto_api),
+	KUNIT_CASE(csum_hint_bounds),
 	{}
 };
 
@@ -312,5 +334,5 @@ static struct kunit_suite padtun_test_suite = {
 kunit_test_suite(padtun_test_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for padtun's replay window, keys and nonces");
+MODULE_DESCRIPTION("KUnit tests for padtun's replay window, keys, nonces and checksum hint");
 MODULE_IMPORT_NS(PADNET_TEST);

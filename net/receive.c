@@ -44,7 +44,8 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 	skb_pull_rcsum(skb, sizeof(struct udphdr));
 	hdr = (const struct padtun_header *)skb->data;
 	if (hdr->version != PADTUN_VERSION || hdr->type != PADTUN_TYPE_DATA ||
-	    hdr->reserved || be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
+	    !padtun_csum_hint_ok(hdr->csum_start, hdr->csum_offset) ||
+	    be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
 		return SKB_DROP_REASON_INVALID_PROTO;
 	if (skb->len < sizeof(*hdr) + pt->transform.tag_len)
 		return SKB_DROP_REASON_PKT_TOO_SMALL;
@@ -274,14 +275,45 @@ static void padtun_rx_uncharge_batch(struct padtun_pkt *pkt)
 	atomic_sub(bytes, &pkt->queue->pt->rx_unauth_bytes);
 }
 
+/* What the inner packet's checksum is worth: left to us by the sender
+ * (the header's hint, messages.h), vouched for by the tag, or as far as
+ * the outer checksum went.
+ */
+static int padtun_rx_inner_checksum(struct padtun_dev *pt, struct sk_buff *skb,
+				    unsigned int start, unsigned int offset)
+{
+	/* skb_partial_csum_set() wants the field in the linear part. */
+	if (start)
+		return pskb_may_pull(skb, start + offset + sizeof(__sum16)) &&
+		       skb_partial_csum_set(skb, start, offset) ? 0 : -EPROTO;
+	if (pt->transform.tag_len) {
+		/* The tag vouches for every byte the sender checksummed. */
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		skb->csum_level = ~0;
+	} else if (skb->ip_summed != CHECKSUM_COMPLETE) {
+		/* A driver's CHECKSUM_UNNECESSARY was for the outer UDP only.
+		 * CHECKSUM_COMPLETE (the outer check's sum, kept up to date
+		 * by the _rcsum pulls and trims) saves the inner TCP or UDP
+		 * check another pass over the data.
+		 */
+		skb->ip_summed = CHECKSUM_NONE;
+	}
+	return 0;
+}
+
 /* Decrypted: strip our header and tag, check what is left. */
 static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 			       int err)
 {
 	struct padtun_dev *pt = pkt->queue->pt;
+	const struct padtun_header *hdr;
+	unsigned int csum_start, csum_offset;
 
 	if (err)
 		return err;
+	hdr = (const struct padtun_header *)skb->data;
+	csum_start = hdr->csum_start;
+	csum_offset = hdr->csum_offset;
 	/* Decrypted bytes are not what the outer checksum summed. */
 	if (pt->transform.tag_len)
 		skb->ip_summed = CHECKSUM_NONE;
@@ -290,6 +322,9 @@ static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 	skb_pull_rcsum(skb, sizeof(struct padtun_header));
 	skb_reset_network_header(skb);
 	err = padtun_rx_check_inner(skb);
+	if (err)
+		return err;
+	err = padtun_rx_inner_checksum(pt, skb, csum_start, csum_offset);
 	if (err)
 		return err;
 	PADTUN_CB(skb)->len = skb->len;
@@ -307,18 +342,6 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 
 	/* Same namespace: the socket lives in the device's own. */
 	skb_scrub_packet(skb, false);
-	if (pt->transform.tag_len) {
-		/* The tag vouches for every byte the sender checksummed. */
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		skb->csum_level = ~0;
-	} else if (skb->ip_summed != CHECKSUM_COMPLETE) {
-		/* A driver's CHECKSUM_UNNECESSARY was for the outer UDP only.
-		 * CHECKSUM_COMPLETE (the outer check's sum, kept up to date
-		 * by the _rcsum pulls and trims) saves the inner TCP or UDP
-		 * check another pass over the data.
-		 */
-		skb->ip_summed = CHECKSUM_NONE;
-	}
 	skb->encapsulation = 0;
 
 	eth = skb_push(skb, ETH_HLEN);

@@ -128,14 +128,15 @@ out:
 	return NETDEV_TX_OK;
 }
 
-/* With a cipher, segmentation copies the payload and sums it in one pass
- * (the cipher then writes in place, never into the sender's pages). With
- * none, nothing writes it: the segments refer to the GSO packet's pages
- * all the way to the NIC (gso.c chains them, uncopied).
+/* Segmentation sums nothing: the inner checksum is the receiver's
+ * (padtun_tx_checksum()). With a cipher it copies the payload (the cipher
+ * then writes in place, never into the sender's pages); with none,
+ * nothing writes it, and the segments refer to the GSO packet's pages.
  */
 static netdev_features_t padtun_tx_segment_features(struct padtun_dev *pt)
 {
-	return pt->transform.tag_len ? 0 : NETIF_F_SG | NETIF_F_HW_CSUM;
+	return pt->transform.tag_len ? NETIF_F_HW_CSUM :
+				       NETIF_F_SG | NETIF_F_HW_CSUM;
 }
 
 /* parallel(), first: cut a GSO packet into segments, here rather than in
@@ -177,6 +178,25 @@ static void padtun_tx_segment(struct padtun_pkt *pkt)
 	}
 }
 
+/* A checksum the stack left for offload is left to the receiver, through
+ * the header's hint (messages.h, written from the skb's partial state by
+ * padtun_transform_encrypt()): the peer hands the packet up as
+ * CHECKSUM_PARTIAL, and no pass over the payload is made for it on either
+ * end. Summed here only where the hint cannot say it: once encrypted,
+ * nobody after us can fill it in.
+ */
+static int padtun_tx_checksum(struct sk_buff *skb)
+{
+	int start;
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	start = skb_checksum_start_offset(skb);
+	if (start > 0 && padtun_csum_hint_ok(start, skb->csum_offset))
+		return 0;
+	return skb_checksum_help(skb);
+}
+
 /* parallel(), per segment: checksum and encrypt. -EPROTO: not IP. */
 static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 {
@@ -186,8 +206,7 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	if (unlikely(!padtun_tx_strip_link_header(skb)))
 		return -EPROTO;
 	PADTUN_CB(skb)->len = skb->len;
-	/* Once encrypted, nobody after us can fill the checksum in. */
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+	if (padtun_tx_checksum(skb))
 		return -EINVAL;
 	ret = skb_cow_head(skb, PADTUN_HEADROOM);
 	if (unlikely(ret))

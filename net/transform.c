@@ -300,15 +300,22 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
  * padtun_transform_encrypt - push the header, append and fill in the tag
  * @t: the device's transform
  * @pkt: the batch: its session, request (crypto API) and scatterlist
- * @skb: one packet of it, at the inner packet, checksummed, with headroom;
- *	its sequence number in PADTUN_CB(skb)->seq
+ * @skb: one packet of it, at the inner packet, with headroom; its checksum
+ *	complete or left partial for the header's hint; its sequence number
+ *	in PADTUN_CB(skb)->seq
  */
 int padtun_transform_encrypt(struct padtun_transform *t,
 			     struct padtun_pkt *pkt, struct sk_buff *skb)
 {
+	u8 csum_start = 0, csum_offset = 0;
 	struct sk_buff *trailer = NULL;
 	struct padtun_header *hdr;
 	int nsg = 0;
+
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		csum_start = skb_checksum_start_offset(skb);
+		csum_offset = skb->csum_offset;
+	}
 
 	/* none writes only the header, into the headroom. */
 	if (t->tag_len) {
@@ -320,7 +327,8 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 	hdr = skb_push(skb, sizeof(*hdr));
 	hdr->version = PADTUN_VERSION;
 	hdr->type = PADTUN_TYPE_DATA;
-	hdr->reserved = 0;
+	hdr->csum_start = csum_start;
+	hdr->csum_offset = csum_offset;
 	hdr->session = cpu_to_be64(pkt->session);
 	hdr->seq = cpu_to_be64(PADTUN_CB(skb)->seq);
 	if (!t->tag_len)

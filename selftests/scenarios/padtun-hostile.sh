@@ -1,7 +1,7 @@
 #!/bin/sh
 # A hostile sender (issue 13, item 3): from b's underlay, without the key,
 # datagrams to a's padtun port (replayinject hostile): random bytes,
-# truncated datagrams, wrong version, type, reserved field and sequence
+# truncated datagrams, wrong version, type, checksum hint and sequence
 # number, flipped tag and ciphertext bits, valid datagrams replayed, a
 # whole earlier session of b's replayed, another source address, a's own
 # datagrams reflected, made-up sessions, and what the stack refuses before
@@ -132,7 +132,7 @@ account() {
 	drops=$(sed -n 's/.*socket_drops \([0-9]*\).*/\1/p' "$RESULTS/$phase-seqcheck.txt")
 	legit=$(hs legit) sent=$(hs sent)
 	onwire=$(($(hs tx) - $(hs txlost)))
-	malformed=$(($(hs random) + $(hs truncated) + $(hs version) + $(hs type) + $(hs reserved) + $(hs seq_max)))
+	malformed=$(($(hs random) + $(hs truncated) + $(hs version) + $(hs type) + $(hs csum) + $(hs seq_max)))
 	pt_refused=$(($(d rx_malformed) + $(d rx_wrong_peer) + $(d rx_auth_failed) + $(d rx_replayed) + $(d rx_too_old) + $(d rx_own_session) + $(d rx_old_session) + $(d rx_session_busy) + $(d rx_unauth_full) + $(d rx_dropped) + $(d rx_stack_dropped)))
 	# before padtun: IP header and length errors, UDP checksum and length
 	# errors (InErrors less the receive-buffer drops, which are the inner

@@ -3,7 +3,8 @@
 # late in the window, duplicates, far behind, session change, wrap at the
 # top) and the keys (directions and sessions of one configured key never
 # share a key, so never a (key, nonce) pair; sessions only move forward)
-# and the nonce (lib/crypto's chacha20poly1305 and the crypto API's agree).
+# and the nonce (lib/crypto's chacha20poly1305 and the crypto API's agree)
+# and the bounds of the header's checksum hint.
 # kernels: check sanitizer
 # guests: 1
 # cpus: 2

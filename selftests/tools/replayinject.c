@@ -352,7 +352,7 @@ static int cmd_send(int argc, char **argv)
 /* The padtun header (docs/padtun.rst, net/messages.h). */
 #define PT_HDR		20
 #define PT_TAG		16
-#define PT_VERSION	2
+#define PT_VERSION	3
 #define PT_TYPE_DATA	1
 #define PT_SEQ_MAX	(UINT64_MAX - (1ULL << 16))
 #define IP_FRAG_DATA	1480	/* fragment payload on a 1500-byte underlay */
@@ -363,7 +363,7 @@ enum hostile_class {
 	H_TRUNCATED,	/* a datagram cut inside header or tag: rx_malformed */
 	H_VERSION,	/* another version: rx_malformed */
 	H_TYPE,		/* another type: rx_malformed */
-	H_RESERVED,	/* reserved not 0: rx_malformed */
+	H_CSUM,		/* a checksum hint no packet has: rx_malformed */
 	H_SEQ_MAX,	/* sequence number beyond the last: rx_malformed */
 	H_TAG,		/* a tag bit flipped: rx_auth_failed */
 	H_CIPHER,	/* a ciphertext bit flipped: rx_auth_failed */
@@ -385,7 +385,7 @@ enum hostile_class {
 };
 
 static const char *const hostile_name[H_COUNT] = {
-	"random", "truncated", "version", "type", "reserved", "seq_max",
+	"random", "truncated", "version", "type", "csum", "seq_max",
 	"tag", "cipher", "replay", "old_session", "wrong_peer", "own_session",
 	"new_session", "udp_csum", "udp_len", "ip_len", "ip_csum", "jumbo",
 };
@@ -521,15 +521,15 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		break;
 	case H_VERSION:
 		len = from_template(f, t, plen);
-		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 2 mod 256 */
+		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 3 mod 256 */
 		break;
 	case H_TYPE:
 		len = from_template(f, t, plen);
 		p[1] = PT_TYPE_DATA + 1 + rnd_below(255);
 		break;
-	case H_RESERVED:
+	case H_CSUM:
 		len = from_template(f, t, plen);
-		put16(p + 2, 1 + rnd_below(0xffff));
+		p[2] = rnd() | 1;	/* odd: inside no IP header's bound */
 		break;
 	case H_SEQ_MAX:
 		len = from_template(f, t, plen);
