@@ -56,18 +56,18 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
  * padtun_burst_add - queue a packet for the list's next poll
  * @burst: the link's burst or delivery list
  * @skb: the packet
+ * @limit: how many packets the list may already hold
  *
  * Context: softirq, or BHs disabled.
  * Return: false when the list is full; the caller still owns @skb.
  */
-bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb)
+bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
+		      unsigned int limit)
 {
 	bool first;
 
 	spin_lock(&burst->lock);
-	/* What gro_cells allows before its poll runs. */
-	if (unlikely(skb_queue_len(&burst->skbs) >
-		     READ_ONCE(netdev_max_backlog))) {
+	if (unlikely(skb_queue_len(&burst->skbs) > limit)) {
 		spin_unlock(&burst->lock);
 		return false;
 	}

@@ -113,7 +113,8 @@ extern struct rtnl_link_ops padtun_link_ops;
 void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
 		       padtun_burst_consume_t consume);
 void padtun_burst_destroy(struct padtun_burst *burst);
-bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb);
+bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
+		      unsigned int limit);
 
 /* device.c */
 int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,

@@ -39,8 +39,19 @@ static void padtun_pkt_free(struct padtun_pkt *pkt)
 		kfree(pkt);
 }
 
-/* Called once per accepted batch, after its serial stage. */
-static void padtun_queue_complete(struct padtun_queue *q, unsigned int count)
+/**
+ * padtun_queue_complete - packets leave the direction's in-flight count
+ * @q: the direction
+ * @count: how many
+ *
+ * Called once per accepted batch after its serial stage, for the packets
+ * finish() did not hold, and by the owner of the ones it held once it
+ * handed them on: the in-flight limit then covers them until there, and
+ * submission waits rather than the owner dropping.
+ *
+ * Context: BHs disabled.
+ */
+void padtun_queue_complete(struct padtun_queue *q, unsigned int count)
 {
 	if (atomic_sub_return(count, &q->inflight) <= 0 && READ_ONCE(q->paused))
 		wake_up(&q->idle);
@@ -59,7 +70,8 @@ static void padtun_pkt_finish(struct padtun_pkt *pkt)
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&pkt->skbs)))
-		q->ops->finish(q->pt, pkt, skb);
+		if (q->ops->finish(q->pt, pkt, skb))
+			pkt->held++;
 }
 
 static void padtun_queue_serial(struct padata_priv *padata)
@@ -67,10 +79,11 @@ static void padtun_queue_serial(struct padata_priv *padata)
 	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
 					      padata);
 	struct padtun_queue *q = pkt->queue;
-	unsigned int count = pkt->count;
+	unsigned int count;
 
 	/* Empty if the unordered knob already finished it from parallel(). */
 	padtun_pkt_finish(pkt);
+	count = pkt->count - pkt->held;
 	padtun_pkt_free(pkt);
 	padtun_queue_complete(q, count);
 }
@@ -176,6 +189,7 @@ struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q)
 	pkt->key = NULL;
 	pkt->rx_key = NULL;
 	pkt->count = 0;
+	pkt->held = 0;
 	return pkt;
 }
 

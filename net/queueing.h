@@ -68,6 +68,7 @@ struct padtun_pkt {
 	u64 seq;			/* tx: the first of @count numbers */
 	u64 session;
 	unsigned int count;		/* packets: what inflight counts */
+	unsigned int held;		/* of them, kept counted by finish() */
 	u8 iv[16];
 	struct scatterlist sg[PADTUN_MAX_SG];
 };
@@ -96,9 +97,10 @@ struct padtun_queue_ops {
 	 */
 	void (*parallel_done)(struct padtun_pkt *pkt);
 	/* Serial stage, per packet: owns @skb whatever PADTUN_CB(skb)->err
-	 * says.
+	 * says. True: @skb stays counted in flight until the owner hands it
+	 * on and calls padtun_queue_complete() for it.
 	 */
-	void (*finish)(struct padtun_dev *pt, struct padtun_pkt *pkt,
+	bool (*finish)(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		       struct sk_buff *skb);
 	/* Optional: packets left the queue, so the owner can wake up. */
 	void (*drained)(struct padtun_queue *q);
@@ -122,7 +124,9 @@ struct padtun_queue {
 	 */
 	int serial_cpu;
 
-	/* Packets (not batches) accepted by padata, serial() not done. */
+	/* Packets (not batches) accepted by padata, serial() not done or
+	 * finish() holding them.
+	 */
 	atomic_t inflight;
 	wait_queue_head_t idle;		/* woken when inflight drops to 0 */
 
@@ -153,6 +157,7 @@ void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
 			 unsigned int backlog_max);
 void padtun_pkt_crypt_done(struct padtun_pkt *pkt, int err);
 void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat);
+void padtun_queue_complete(struct padtun_queue *q, unsigned int count);
 
 unsigned int padtun_queue_len(struct padtun_queue *q);
 int padtun_queue_pause(struct padtun_queue *q);

@@ -157,15 +157,20 @@ void padtun_rx_submit_taken(struct padtun_burst *burst,
  * @taken: decrypted inner packets, in sequence order
  * @budget: unused: the poll took no more than it
  *
+ * They leave rx's in-flight count only here (padtun_rx_finish() held
+ * them), so the list holds no more than the in-flight limit.
+ *
  * Context: softirq (the delivery list's NAPI poll).
  */
 void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
 		      int budget)
 {
+	unsigned int count = skb_queue_len(taken);
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(taken)))
 		napi_gro_receive(&deliver->napi, skb);
+	padtun_queue_complete(&deliver->pt->rx, count);
 }
 
 /**
@@ -211,7 +216,9 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 0;
 	}
-	if (unlikely(!padtun_burst_add(&pt->burst, skb))) {
+	/* What gro_cells allows before its poll runs. */
+	if (unlikely(!padtun_burst_add(&pt->burst, skb,
+				       READ_ONCE(netdev_max_backlog)))) {
 		padtun_rx_uncharge(pt, skb);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_CPU_BACKLOG);
@@ -332,8 +339,10 @@ static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 	return skb_cow_head(skb, ETH_HLEN);
 }
 
-/* Dress the packet as an Ethernet frame to ourselves and hand it up. */
-static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
+/* Dress the packet as an Ethernet frame to ourselves and queue it for
+ * GRO. True: queued, and held in flight until padtun_rx_to_gro().
+ */
+static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 			      unsigned int len)
 {
 	struct net_device *dev = pt->dev;
@@ -350,19 +359,24 @@ static void padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	eth->h_proto = protocol;
 	skb->protocol = eth_type_trans(skb, dev);
 
-	/* Down, or unregistered and its NAPI instances going: drop. */
+	/* Down, or unregistered and its NAPI instances going: drop. No
+	 * bound of the list's own: rx's in-flight limit is it.
+	 */
 	if (likely(netif_running(dev) &&
-		   padtun_burst_add(&pt->deliver, skb))) {
+		   padtun_burst_add(&pt->deliver, skb, UINT_MAX))) {
 		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
 					PADTUN_STAT_RX_BYTES, 1, len);
-		return;
+		return true;
 	}
 	padtun_stat_inc(pt, PADTUN_STAT_RX_STACK_DROPPED);
 	kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
+	return false;
 }
 
-/* serial(), per datagram: in arrival order, on rx's serial CPU. */
-static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
+/* serial(), per datagram: in arrival order, on rx's serial CPU. True:
+ * delivered, and held in flight (padtun_rx_deliver()).
+ */
+static bool padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
 	const struct padtun_cb *cb = PADTUN_CB(skb);
@@ -410,11 +424,11 @@ static void padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 	}
 	if (pkt->rx_key)
 		padtun_rx_session_authenticated(pt, pkt);
-	padtun_rx_deliver(pt, skb, cb->len);
-	return;
+	return padtun_rx_deliver(pt, skb, cb->len);
 
 drop:
 	kfree_skb_reason(skb, reason);
+	return false;
 }
 
 const struct padtun_queue_ops padtun_rx_ops = {

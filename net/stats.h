@@ -32,7 +32,7 @@ enum padtun_stat {
 	PADTUN_STAT_RX_DELIVERED,
 	PADTUN_STAT_RX_BYTES,
 	PADTUN_STAT_RX_DROPPED,		/* no memory, backlog full, stopped */
-	PADTUN_STAT_RX_STACK_DROPPED,	/* device down, delivery list full */
+	PADTUN_STAT_RX_STACK_DROPPED,	/* device down */
 	PADTUN_STAT_CB_CPU_MOVES,	/* a direction's serial CPU moved */
 	PADTUN_STAT_GLOBAL_COUNT,
 	/* Shown per CPU rather than summed. */
