@@ -52,15 +52,17 @@ static unsigned int padtun_gso_run(struct sk_buff_head *list,
  */
 #define PADTUN_GSO_HEADROOM	(PADTUN_HEADROOM - sizeof(struct padtun_header))
 
-/* Chain @skb, the next datagram, to the frag_list of @gso. Orphaned: TCP's
- * small-queue budget frees here, as when the datagram was copied. Its
- * header released: the stack's clone of it may then push the outer
- * headers in place, where a header still shared would be copied first.
+/* Chain @skb, the next datagram, to the frag_list of @gso. Still owned by
+ * the sending socket (TCP's segments are): it is freed, and TCP's
+ * small-queue budget given back, when the underlay's qdisc hands @gso to
+ * the driver, so that budget bounds what waits in that qdisc, as it does
+ * for a packet that is not tunnelled. Its header released: the stack's
+ * clone of it may then push the outer headers in place, where a header
+ * still shared would be copied first.
  */
 static void padtun_gso_chain(struct sk_buff *gso, struct sk_buff ***tail,
 			     struct sk_buff *skb)
 {
-	skb_orphan(skb);
 	if (!skb_cloned(skb))
 		__skb_header_release(skb);
 	gso->len += skb->len;

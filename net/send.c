@@ -87,6 +87,9 @@ static unsigned int padtun_tx_count(const struct sk_buff *skb)
 	return DIV_ROUND_UP(skb->len, shinfo->gso_size);
 }
 
+/* 1 / 2^8 s of the pacing rate: about 4 ms. */
+#define PADTUN_PACING_SHIFT	8
+
 netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
@@ -94,6 +97,14 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct padtun_pkt *pkt;
 	unsigned int count;
 
+	/* The parallel stage holds packets longer than a NIC's ring does: let
+	 * the sending TCP socket keep 4 ms of its pacing rate in flight, not
+	 * its usual 1 ms (TCP small queues), as mac80211 does for its
+	 * aggregation. Less, and TCP waits for the pipeline to drain rather
+	 * than keeping it full; much more, and what waits in the underlay's
+	 * qdisc outstays fq_codel's 5 ms target and is dropped.
+	 */
+	sk_pacing_shift_update(skb->sk, PADTUN_PACING_SHIFT);
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (unlikely(!skb))
 		goto drop_counted;
@@ -217,7 +228,7 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 /* serial(), per datagram or UDP GSO skb of them (gso.c): on tx's serial
  * CPU, in submission order.
  */
-static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
+static bool padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 			     struct sk_buff *skb)
 {
 	const struct padtun_cb *cb = PADTUN_CB(skb);
@@ -227,21 +238,22 @@ static void padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 	if (unlikely(cb->err == -EPROTO)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_INVALID_PROTO);
-		return;
+		return false;
 	}
 	if (unlikely(cb->err)) {
 		padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	if (unlikely(padtun_socket_send(pt, skb))) {
 		padtun_stat_add(pt, PADTUN_STAT_TX_ERRORS, packets);
-		return;
+		return false;
 	}
 	padtun_stat_add_packets(pt, PADTUN_STAT_TX_SENT, PADTUN_STAT_TX_BYTES,
 				packets, len);
 	if (packets > 1)
 		padtun_stat_inc(pt, PADTUN_STAT_TX_GSO);
+	return false;
 }
 
 const struct padtun_queue_ops padtun_tx_ops = {
