@@ -392,7 +392,8 @@ static const char *const hostile_name[H_COUNT] = {
 
 static uint64_t rng_state;
 
-static uint64_t rnd(void)	/* splitmix64 */
+/* splitmix64 */
+static uint64_t rnd(void)
 {
 	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
 
