@@ -77,7 +77,14 @@ counters() {
 	} > "$1" 2>&1
 }
 
-cpu_now() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+# cpu_now: busy and total CPU time, the IPIs that woke or interrupted a CPU
+# (function call and rescheduling, all CPUs) and context switches so far.
+cpu_now() {
+	awk '($1 == "CAL:" || $1 == "RES:") { for (i = 2; $i ~ /^[0-9]+$/; i++) ipis += $i }
+	     $1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8; total = busy + $5 + $6 }
+	     $1 == "ctxt" { ctxt = $2 }
+	     END { print busy, total, ipis + 0, ctxt }' /proc/interrupts /proc/stat
+}
 
 # memory_run: slab before and after mem_packets 64-byte datagrams from b
 # through padtun, and what padtun and padata allocate (kmem events summed

@@ -55,17 +55,23 @@ def pct(values, p):
 
 
 def cpu_use(path):
-    """{(mode, test, rep): busy fraction} from one guest's cpu file."""
+    """{(mode, test, rep): (busy fraction, IPIs, context switches)} from one
+    guest's cpu file (bench/guest.sh, cpu_now before and after)."""
     use = {}
     if not os.path.exists(path):
         return use
     for line in read(path).split("\n"):
         f = line.split()
-        if len(f) != 7:
+        if len(f) != 11:
             continue
-        b0, t0, b1, t1 = map(float, f[3:])
-        use[(f[0], f[1], f[2])] = (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
+        b0, t0, i0, c0, b1, t1, i1, c1 = map(float, f[3:])
+        use[(f[0], f[1], f[2])] = ((b1 - b0) / (t1 - t0) if t1 > t0 else 0.0, i1 - i0, c1 - c0)
     return use
+
+
+def received_mb(path):
+    """MB the receiver got in one iperf3 -J report."""
+    return json.loads(read(path))["end"]["sum_received"]["bytes"] / 1e6
 
 
 def collect(res):
@@ -75,19 +81,30 @@ def collect(res):
     for key in sorted(cpu_b):
         mode, test, rep = key
         base = os.path.join(b, f"{mode}.{test}.{rep}")
+        nan3 = (float("nan"),) * 3
+        use_a, use_b = cpu_a.get(key, nan3), cpu_b[key]
         row = {"mode": mode, "test": test, "rep": int(rep),
-               "cpu_a": round(cpu_a.get(key, float("nan")), 3),
-               "cpu_b": round(cpu_b[key], 3)}
+               "cpu_a": round(use_a[0], 3), "cpu_b": round(use_b[0], 3),
+               "ipi_per_mb_a": float("nan"), "ipi_per_mb_b": float("nan"),
+               "ctxt_per_mb_a": float("nan"), "ctxt_per_mb_b": float("nan")}
         try:
             if test.startswith("lat"):
                 r = rtts(base + ".ping")
                 row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
             else:
                 row.update(value=iperf(base + ".json", test))
+            if test.startswith("tcp"):
+                mb = received_mb(base + ".json")
+                row.update(ipi_per_mb_a=round(use_a[1] / mb, 2), ipi_per_mb_b=round(use_b[1] / mb, 2),
+                           ctxt_per_mb_a=round(use_a[2] / mb, 2), ctxt_per_mb_b=round(use_b[2] / mb, 2))
         except (OSError, KeyError, ValueError, ZeroDivisionError):
             row.update(value=float("nan"))
         rows.append(row)
     return rows
+
+
+# Per row and, as medians, per cell: busy shares and wake-ups per MB.
+WAKE_KEYS = ("cpu_a", "cpu_b", "ipi_per_mb_a", "ipi_per_mb_b", "ctxt_per_mb_a", "ctxt_per_mb_b")
 
 
 def summarise(rows):
@@ -100,8 +117,7 @@ def summarise(rows):
         cell = {"median": statistics.median(v) if v else float("nan"),
                 "min": min(v) if v else float("nan"), "max": max(v) if v else float("nan"),
                 "n": len(v),
-                "cpu_a": statistics.median(r["cpu_a"] for r in rs),
-                "cpu_b": statistics.median(r["cpu_b"] for r in rs)}
+                **{k: statistics.median(r[k] for r in rs) for k in WAKE_KEYS}}
         if test.startswith("lat"):
             cell["p99"] = statistics.median(r["p99"] for r in rs)
         out.setdefault(mode, {})[test] = cell
@@ -220,7 +236,7 @@ def main():
     rows = collect(res)
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples",
-                                          "cpu_a", "cpu_b"])
+                                          *WAKE_KEYS])
         w.writeheader()
         for r in rows:
             w.writerow(r)
@@ -271,6 +287,20 @@ def main():
     md.append("Ratios are of TCP 1-stream medians: x plain for every mode; x WG, x ESP (same AEAD) and "
               "x ESP+pcrypt (same AEAD) for padtun with a cipher; x VXLAN for padtun without one.")
     md.append("")
+    if any("tcp1" in summary[m] for m in modes):
+        md.append("Wake-ups during the TCP 1-stream test, per MB received (medians): IPIs that woke or "
+                  "interrupted a CPU (function call and rescheduling) and context switches, guest a "
+                  "(receiver) / guest b (sender). Under TCG every IPI is an exit to QEMU; a mode "
+                  "that hands work between CPUs pays for it here.")
+        md.append("")
+        md.append("| mode | IPIs per MB a / b | context switches per MB a / b |")
+        md.append("|---|---|---|")
+        for m in modes:
+            c = summary[m].get("tcp1")
+            if c:
+                md.append(f"| {m} | {fmt(c['ipi_per_mb_a'])} / {fmt(c['ipi_per_mb_b'])} | "
+                          f"{fmt(c['ctxt_per_mb_a'])} / {fmt(c['ctxt_per_mb_b'])} |")
+        md.append("")
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
     pcrypt = os.path.join(res, "b", "results", "pcrypt")
     if os.path.exists(pcrypt):
