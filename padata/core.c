@@ -3,8 +3,9 @@
  * padata core: instances, submission and the parallel stage.
  *
  * padata_do_parallel() gives each object a sequence number, then adds it
- * to the parallel queue of one CPU of the instance's mask, round robin by
- * sequence number. One work item per CPU drains its whole queue in one go.
+ * to the parallel queue of one CPU of the instance's mask: its callback
+ * CPU's while that has nothing pending, otherwise round robin by sequence
+ * number. One work item per CPU drains its whole queue in one go.
  */
 
 #include <linux/atomic.h>
@@ -44,6 +45,8 @@ void padnet_parallel_worker(struct work_struct *work)
 		local_bh_disable();
 		this_cpu_inc(stats->parallel);
 		padata->parallel(padata);
+		/* Before BHs run: a softirq submitting next finds it idle. */
+		atomic_dec(&pq->pending);
 		local_bh_enable();
 		cond_resched();
 	}
@@ -116,13 +119,32 @@ static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
 	       cpumask_test_cpu(cb_cpu, cpus->mask);
 }
 
+/*
+ * An object whose parallel() runs on its callback CPU needs no hand-off
+ * to serial(): the token holder calls it in place (reorder.c). So while
+ * that CPU's parallel stage is idle, spreading would only add a wake-up
+ * of another CPU on the way there and one back, which costs more than
+ * light parallel() work gains (a guest's vCPU woken by an IPI, above all).
+ * Once objects wait there, the work is heavier than one CPU keeps up
+ * with, and they go round robin over the mask.
+ */
+static int padata_parallel_cpu(struct padata_instance *pinst,
+			       const struct padata_cpus *cpus,
+			       const struct padata_priv *padata)
+{
+	if (!atomic_read(&per_cpu_ptr(pinst->pqueue, padata->cb_cpu)->pending))
+		return padata->cb_cpu;
+	return cpus->cpu[padata->seq_nr % cpus->nr];
+}
+
 static void padata_queue_parallel(struct padata_instance *pinst,
 				  const struct padata_cpus *cpus,
 				  struct padata_priv *padata)
 {
-	int cpu = cpus->cpu[padata->seq_nr % cpus->nr];
+	int cpu = padata_parallel_cpu(pinst, cpus, padata);
 	struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
 
+	atomic_inc(&pq->pending);
 	/*
 	 * Only the adder that finds the list empty queues the work: any other
 	 * adder's object is picked up by the work that adder (or an earlier

@@ -49,12 +49,15 @@ struct padata_cpus {
 
 /*
  * One per CPU: the objects waiting for parallel(). Any submitter adds,
- * one work item bound to @cpu takes the whole list at once.
+ * one work item bound to @cpu takes the whole list at once. @pending
+ * counts the objects queued here or in parallel() now: submitters read
+ * it to see whether this CPU's parallel stage is idle.
  */
 struct padata_pqueue {
 	struct llist_head list;
 	struct work_struct work;
 	struct padata_instance *pinst;
+	atomic_t pending;
 };
 
 /*
