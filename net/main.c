@@ -15,6 +15,12 @@
 /* padata runs parallel() from this queue with queue_work_on(), so it must
  * be a per-CPU one; the resubmit and deferred-serial work go here too, so
  * destroying it at unload waits for the last of them.
+ *
+ * Not WQ_CPU_INTENSIVE: a batch queued while this CPU's worker runs is
+ * then taken by that worker when it is done, where an intensive worker,
+ * which concurrency management does not count, would have another one
+ * woken for it, a context switch per batch. A batch is bounded (a GSO
+ * packet, a receive burst) and the worker yields between batches.
  */
 struct workqueue_struct *padtun_wq;
 
@@ -22,8 +28,7 @@ static int __init padtun_init(void)
 {
 	int ret;
 
-	padtun_wq = alloc_workqueue("padtun", WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE,
-				    0);
+	padtun_wq = alloc_workqueue("padtun", WQ_MEM_RECLAIM, 0);
 	if (!padtun_wq)
 		return -ENOMEM;
 	padtun_knobs_init();
