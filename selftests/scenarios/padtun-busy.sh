@@ -1,7 +1,9 @@
 #!/bin/sh
 # padata's own in-flight limit far below padtun's: padata_do_parallel says
 # -EBUSY all the time, and the backlogs must keep every packet, in order.
-# Over an IPv6 underlay, with gcm-aes.
+# Over an IPv6 underlay, with gcm-aes. The limit is 2 objects: since a
+# light batch stays on its serial CPU and its worker takes the next one,
+# a TCP sender rarely has 8 batches in flight.
 # kernels: check
 # guests: 2
 # cpus: 2
@@ -13,9 +15,9 @@
 KEY=000102030405060708090a0b0c0d0e0f
 if [ "$ROLE" = a ]; then ME6=fd00::1 PEER6=fd00::2; else ME6=fd00::2 PEER6=fd00::1; fi
 
-insmod /lib/modules/padnet/padata.ko max_inflight=8 &&
+insmod /lib/modules/padnet/padata.ko max_inflight=2 &&
 	insmod /lib/modules/padnet/padtun.ko
-ok $? "padata loaded with max_inflight=8, padtun loaded"
+ok $? "padata loaded with max_inflight=2, padtun loaded"
 ip addr add $ME6/64 dev eth0 nodad
 ok $? "eth0 has $ME6"
 
