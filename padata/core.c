@@ -4,7 +4,7 @@
  *
  * padata_do_parallel() gives each object a sequence number, then adds it
  * to the parallel queue of one CPU of the instance's mask: its callback
- * CPU's while that has nothing pending, otherwise round robin by sequence
+ * CPU's while nothing waits there, otherwise round robin by sequence
  * number. One work item per CPU drains its whole queue in one go.
  */
 
@@ -122,17 +122,25 @@ static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
 /*
  * An object whose parallel() runs on its callback CPU needs no hand-off
  * to serial(): the token holder calls it in place (reorder.c). So while
- * that CPU's parallel stage is idle, spreading would only add a wake-up
- * of another CPU on the way there and one back, which costs more than
- * light parallel() work gains (a guest's vCPU woken by an IPI, above all).
- * Once objects wait there, the work is heavier than one CPU keeps up
- * with, and they go round robin over the mask.
+ * nothing waits in that CPU's parallel stage, spreading would only add a
+ * wake-up of another CPU on the way there and one back, which costs more
+ * than light parallel() work gains (a guest's vCPU woken by an IPI, above
+ * all). That holds while one object is still in parallel() there, too:
+ * the worker running it takes the next one when it returns, without a
+ * wake-up. Once an object waits behind the one running, the work is
+ * heavier than one CPU keeps up with, and they go round robin over the
+ * mask.
  */
+#define PADATA_CB_CPU_MAX_PENDING 2
+
 static int padata_parallel_cpu(struct padata_instance *pinst,
 			       const struct padata_cpus *cpus,
 			       const struct padata_priv *padata)
 {
-	if (!atomic_read(&per_cpu_ptr(pinst->pqueue, padata->cb_cpu)->pending))
+	const struct padata_pqueue *cb_pq = per_cpu_ptr(pinst->pqueue,
+							padata->cb_cpu);
+
+	if (atomic_read(&cb_pq->pending) < PADATA_CB_CPU_MAX_PENDING)
 		return padata->cb_cpu;
 	return cpus->cpu[padata->seq_nr % cpus->nr];
 }

@@ -1288,6 +1288,53 @@ static void padata_test_callback_cpu_first(struct kunit *test)
 }
 
 /*
+ * While one object is in parallel() on the callback CPU, the next one
+ * still goes there (its worker takes it next, no wake-up elsewhere); once
+ * one waits behind it, round robin. Two CPUs, the callback CPU second:
+ * object 0 (idle) and 1 (a long parallel()) go to the callback CPU, 2
+ * joins them, 3 goes round robin to cpu[3 % 2], the callback CPU again,
+ * and 4 to cpu[0]. Round robin from the first object waiting would have
+ * sent 2 to cpu[0] as well.
+ */
+static void padata_test_callback_cpu_while_running(struct kunit *test)
+{
+	struct padata_stats st;
+	unsigned long *calls;
+	cpumask_var_t mask;
+	struct pt_ctx *ctx;
+	int cb, other, i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	other = cpumask_first(cpu_online_mask);
+	cb = cpumask_last(cpu_online_mask);
+	cpumask_set_cpu(other, mask);
+	cpumask_set_cpu(cb, mask);
+	ctx = pt_ctx_create(test, 0, mask, 5, 100);
+	free_cpumask_var(mask);
+
+	pt_submit_range(ctx, 0, 1, PT_INLINE, cb);
+	for (i = 0; i < 5000 && !atomic_read(&ctx->serialized); i++)
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_EQ(test, atomic_read(&ctx->serialized), 1);
+	/* serial() returns inside parallel(): let its worker finish. */
+	flush_workqueue(ctx->wq);
+	/* Long enough that 2 to 4 are all submitted while 1 runs. */
+	ctx->delay_us = 50000;
+	pt_submit_range(ctx, 1, 2, PT_DELAY, cb);
+	pt_submit_range(ctx, 2, 5, PT_INLINE, cb);
+	if (!pt_wait_all(ctx))
+		return;
+	pt_verify(ctx, 5);
+	calls = kunit_kcalloc(test, nr_cpu_ids, sizeof(*calls), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, calls);
+	padnet_test_read_stats(ctx->pinst, &st, calls);
+	KUNIT_EXPECT_EQ(test, calls[cb], 4UL);
+	KUNIT_EXPECT_EQ(test, calls[other], 1UL);
+}
+
+/*
  * Objects accepted before a mask change are serialised before objects
  * accepted after it, even when the later ones finish first.
  */
@@ -2747,6 +2794,7 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE_PARAM(padata_test_completion_context, pt_context_gen_params),
 	KUNIT_CASE(padata_test_context_and_spread),
 	KUNIT_CASE(padata_test_callback_cpu_first),
+	KUNIT_CASE(padata_test_callback_cpu_while_running),
 	KUNIT_CASE(padata_test_serial_in_place),
 	KUNIT_CASE(padata_test_seq_wrap),
 	KUNIT_CASE(padata_test_order_across_mask_change),
