@@ -91,7 +91,7 @@ void padtun_setup(struct net_device *dev)
 }
 
 static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
-			   int cb_cpu)
+			   int cb_cpu, int rx_cb_cpu)
 {
 	char *str = kasprintf(GFP_KERNEL, "%*pbl", cpumask_pr_args(cpus));
 
@@ -101,6 +101,7 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
 	pt->cpus_str = str;
 	cpumask_copy(pt->cpus, cpus);
 	pt->cb_cpu = cb_cpu;
+	pt->rx_cb_cpu = rx_cb_cpu;
 	padtun_serial_cpus_reset(pt);
 	return 0;
 }
@@ -234,7 +235,7 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	ret = -ENOMEM;
 	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL))
 		goto err_transform;
-	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu);
+	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu, cfg->rx_cb_cpu);
 	if (ret)
 		goto err_cpus;
 	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL);
@@ -311,7 +312,8 @@ static void padtun_resume_queues(struct padtun_dev *pt)
 
 /* Both queues paused and empty: padata can change CPUs with nothing held. */
 static int padtun_move_cpus(struct padtun_dev *pt, struct cpumask *cpus,
-			    int cb_cpu, struct netlink_ext_ack *extack)
+			    int cb_cpu, int rx_cb_cpu,
+			    struct netlink_ext_ack *extack)
 {
 	int ret;
 
@@ -326,7 +328,7 @@ static int padtun_move_cpus(struct padtun_dev *pt, struct cpumask *cpus,
 		goto err;
 	}
 set:
-	ret = padtun_set_cpus(pt, cpus, cb_cpu);
+	ret = padtun_set_cpus(pt, cpus, cb_cpu, rx_cb_cpu);
 	if (ret) {
 		padata_set_cpumask(pt->rx.pinst, pt->cpus);
 		padata_set_cpumask(pt->tx.pinst, pt->cpus);
@@ -342,7 +344,8 @@ err:
  * padtun_device_change - apply a changelink
  * @pt: the device
  * @cpus: the new parallel CPUs (online, not empty)
- * @cb_cpu: the new serial CPU, one of @cpus
+ * @cb_cpu: the new serial CPU of transmit, one of @cpus
+ * @rx_cb_cpu: the new serial CPU of receive, one of @cpus
  * @max_inflight: the new in-flight limit per direction
  * @extack: for the reason of a failure
  *
@@ -350,13 +353,14 @@ err:
  * CPU change loses and reorders nothing. Context: RTNL held.
  */
 int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
-			 int cb_cpu, u32 max_inflight,
+			 int cb_cpu, int rx_cb_cpu, u32 max_inflight,
 			 struct netlink_ext_ack *extack)
 {
 	cpumask_var_t new_cpus;
 	int ret = 0;
 
-	if (cpumask_equal(cpus, pt->cpus) && cb_cpu == pt->cb_cpu)
+	if (cpumask_equal(cpus, pt->cpus) && cb_cpu == pt->cb_cpu &&
+	    rx_cb_cpu == pt->rx_cb_cpu)
 		goto set_limit;
 
 	if (!alloc_cpumask_var(&new_cpus, GFP_KERNEL))
@@ -369,7 +373,8 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 	if (ret)
 		NL_SET_ERR_MSG(extack, "packets in flight did not drain; CPU list unchanged");
 	else
-		ret = padtun_move_cpus(pt, new_cpus, cb_cpu, extack);
+		ret = padtun_move_cpus(pt, new_cpus, cb_cpu, rx_cb_cpu,
+				       extack);
 	padtun_resume_queues(pt);
 	free_cpumask_var(new_cpus);
 	if (ret)

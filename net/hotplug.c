@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The serial CPUs, and CPU hotplug. Each direction has its own: tx's is
- * the configured callback CPU, rx's the next CPU of the link's list, so
- * that the serial stages of the two directions (and what the stack does
- * after them: the underlay's transmit, GRO and the inner protocols) need
- * not share one CPU.
+ * the configured callback CPU, rx's the configured receive callback CPU.
+ * By default they are one CPU: what the stack does after rx's serial
+ * stage (GRO, the inner TCP) mostly transmits (ACKs, the data they
+ * release), and a transmit submitted on tx's serial CPU is taken by the
+ * worker already running there, where another CPU would be woken for it.
+ * Set apart, the two directions' serial stages (and the underlay's
+ * transmit, GRO and the inner protocols after them) need not share one.
  *
  * padata stops using a parallel CPU that goes offline by itself, but
  * refuses submissions (-EINVAL) for a callback CPU that is not online. So
@@ -34,12 +37,7 @@ static enum cpuhp_state padtun_cpuhp_state;
 static int padtun_serial_cpu_preferred(const struct padtun_dev *pt,
 				       const struct padtun_queue *q)
 {
-	int cpu;
-
-	if (q == &pt->tx)
-		return pt->cb_cpu;
-	cpu = cpumask_next(pt->cb_cpu, pt->cpus);
-	return cpu < nr_cpu_ids ? cpu : cpumask_first(pt->cpus);
+	return q == &pt->tx ? pt->cb_cpu : pt->rx_cb_cpu;
 }
 
 /* Active, not only online: a CPU on its way down is already inactive when
@@ -125,7 +123,7 @@ again:
 }
 
 /**
- * padtun_serial_cpus_reset - each direction's serial CPU, from cb_cpu
+ * padtun_serial_cpus_reset - each direction's serial CPU, as configured
  * @pt: the device, its CPU list and callback CPU just set
  *
  * Context: RTNL held, both queues paused and empty or not created yet.

@@ -70,6 +70,7 @@ static const struct nla_policy padtun_policy[IFLA_PADTUN_MAX + 1] = {
 	[IFLA_PADTUN_CB_CPU] = { .type = NLA_U32 },
 	[IFLA_PADTUN_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &padtun_max_inflight_range),
+	[IFLA_PADTUN_RX_CB_CPU] = { .type = NLA_U32 },
 };
 
 /* Remote: a unicast host. Local: unicast or unspecified (any). */
@@ -186,6 +187,22 @@ int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
 	return 0;
 }
 
+static int padtun_validate_cb_cpu(const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	u32 cpu;
+
+	if (!attr)
+		return 0;
+	cpu = nla_get_u32(attr);
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "callback CPU is offline or does not exist");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int padtun_validate_cpus(struct nlattr *data[],
 				struct netlink_ext_ack *extack)
 {
@@ -200,16 +217,11 @@ static int padtun_validate_cpus(struct nlattr *data[],
 		if (ret)
 			return ret;
 	}
-	if (data[IFLA_PADTUN_CB_CPU]) {
-		u32 cpu = nla_get_u32(data[IFLA_PADTUN_CB_CPU]);
-
-		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_PADTUN_CB_CPU],
-					    "callback CPU is offline or does not exist");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	ret = padtun_validate_cb_cpu(data[IFLA_PADTUN_CB_CPU], extack);
+	if (!ret)
+		ret = padtun_validate_cb_cpu(data[IFLA_PADTUN_RX_CB_CPU],
+					     extack);
+	return ret;
 }
 
 /* Checks that need no device: run for both newlink and changelink. */
@@ -308,11 +320,30 @@ static int padtun_config_crypto(struct padtun_config *cfg,
 	return 0;
 }
 
+static int padtun_check_cb_cpus(const struct cpumask *cpus,
+				int cb_cpu, const struct nlattr *cb,
+				int rx_cb_cpu, const struct nlattr *rx_cb,
+				struct netlink_ext_ack *extack)
+{
+	if (!cpumask_test_cpu(cb_cpu, cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, cb,
+				    "callback CPU must be one of the CPU list");
+		return -EINVAL;
+	}
+	if (!cpumask_test_cpu(rx_cb_cpu, cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, rx_cb,
+				    "receive's callback CPU must be one of the CPU list");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int padtun_config_cpus(struct padtun_config *cfg,
 			      struct nlattr *data[],
 			      struct netlink_ext_ack *extack)
 {
 	struct nlattr *cb = data[IFLA_PADTUN_CB_CPU];
+	struct nlattr *rx_cb = data[IFLA_PADTUN_RX_CB_CPU];
 	int ret;
 
 	if (!zalloc_cpumask_var(&cfg->cpus, GFP_KERNEL))
@@ -327,12 +358,9 @@ static int padtun_config_cpus(struct padtun_config *cfg,
 	}
 
 	cfg->cb_cpu = cb ? nla_get_u32(cb) : cpumask_first(cfg->cpus);
-	if (!cpumask_test_cpu(cfg->cb_cpu, cfg->cpus)) {
-		NL_SET_ERR_MSG_ATTR(extack, cb,
-				    "callback CPU must be one of the CPU list");
-		return -EINVAL;
-	}
-	return 0;
+	cfg->rx_cb_cpu = rx_cb ? nla_get_u32(rx_cb) : cfg->cb_cpu;
+	return padtun_check_cb_cpus(cfg->cpus, cfg->cb_cpu, cb, cfg->rx_cb_cpu,
+				    rx_cb, extack);
 }
 
 /**
@@ -402,7 +430,7 @@ static int padtun_changelink_check(struct nlattr *data[],
 	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
 		if (data[fixed[i]]) {
 			NL_SET_ERR_MSG_ATTR(extack, data[fixed[i]],
-					    "only cpus, cbcpu and maxinflight can change on a live link");
+					    "only cpus, cbcpu, rxcbcpu and maxinflight can change on a live link");
 			return -EOPNOTSUPP;
 		}
 	}
@@ -414,10 +442,11 @@ static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
 			     struct netlink_ext_ack *extack)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
-	struct nlattr *cb = data ? data[IFLA_PADTUN_CB_CPU] : NULL;
 	u32 max_inflight = pt->max_inflight;
+	struct nlattr *cb, *rx_cb;
+	int cb_cpu, rx_cb_cpu;
 	cpumask_var_t cpus;
-	int cb_cpu, ret;
+	int ret;
 
 	if (!data)
 		return 0;
@@ -436,21 +465,27 @@ static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
 	}
 
 	/* Keep the callback CPU if the new list still has it. */
+	cb = data[IFLA_PADTUN_CB_CPU];
 	cb_cpu = pt->cb_cpu;
 	if (cb)
 		cb_cpu = nla_get_u32(cb);
 	else if (!cpumask_test_cpu(cb_cpu, cpus))
 		cb_cpu = cpumask_first(cpus);
-	if (!cpumask_test_cpu(cb_cpu, cpus)) {
-		NL_SET_ERR_MSG_ATTR(extack, cb,
-				    "callback CPU must be one of the CPU list");
-		ret = -EINVAL;
+	/* Receive's: one shared with transmit stays shared. */
+	rx_cb = data[IFLA_PADTUN_RX_CB_CPU];
+	rx_cb_cpu = pt->rx_cb_cpu;
+	if (rx_cb)
+		rx_cb_cpu = nla_get_u32(rx_cb);
+	else if (rx_cb_cpu == pt->cb_cpu || !cpumask_test_cpu(rx_cb_cpu, cpus))
+		rx_cb_cpu = cb_cpu;
+	ret = padtun_check_cb_cpus(cpus, cb_cpu, cb, rx_cb_cpu, rx_cb, extack);
+	if (ret)
 		goto out;
-	}
 	if (data[IFLA_PADTUN_MAX_INFLIGHT])
 		max_inflight = nla_get_u32(data[IFLA_PADTUN_MAX_INFLIGHT]);
 
-	ret = padtun_device_change(pt, cpus, cb_cpu, max_inflight, extack);
+	ret = padtun_device_change(pt, cpus, cb_cpu, rx_cb_cpu, max_inflight,
+				   extack);
 out:
 	free_cpumask_var(cpus);
 	return ret;
@@ -465,7 +500,7 @@ static size_t padtun_get_size(const struct net_device *dev)
 	       nla_total_size(sizeof(u8)) +
 	       nla_total_size(PADTUN_TRANSFORM_NAME_MAX) +
 	       nla_total_size(strlen(pt->cpus_str) + 1) +
-	       nla_total_size(sizeof(u32)) * 2;
+	       nla_total_size(sizeof(u32)) * 3;
 }
 
 /* Never the key itself: only whether there is one. */
@@ -485,7 +520,8 @@ static int padtun_fill_info(struct sk_buff *skb, const struct net_device *dev)
 			   pt->transform.desc->name) ||
 	    nla_put_string(skb, IFLA_PADTUN_CPUS, pt->cpus_str) ||
 	    nla_put_u32(skb, IFLA_PADTUN_CB_CPU, pt->cb_cpu) ||
-	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT, pt->max_inflight))
+	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT, pt->max_inflight) ||
+	    nla_put_u32(skb, IFLA_PADTUN_RX_CB_CPU, pt->rx_cb_cpu))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -67,11 +67,13 @@ struct padtun_dev {
 
 	/* Written by changelink under RTNL while both queues are paused and
 	 * empty; the datapath reads max_inflight with READ_ONCE. Each queue's
-	 * serial CPU in use follows from cb_cpu and CPU hotplug (hotplug.c).
+	 * serial CPU in use follows from cb_cpu, rx_cb_cpu and CPU hotplug
+	 * (hotplug.c).
 	 */
 	cpumask_var_t cpus;
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
 	int cb_cpu;			/* as configured: tx's serial CPU */
+	int rx_cb_cpu;			/* as configured: rx's serial CPU */
 	u32 max_inflight;
 	struct hlist_node cpuhp_node;
 	struct delayed_work hotplug_work;
@@ -102,6 +104,7 @@ struct padtun_config {
 	unsigned int key_len;
 	cpumask_var_t cpus;
 	int cb_cpu;
+	int rx_cb_cpu;
 	u32 max_inflight;
 	bool mtu_given;			/* IFLA_MTU: keep it */
 };
@@ -120,7 +123,7 @@ bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 			 struct netlink_ext_ack *extack);
 int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
-			 int cb_cpu, u32 max_inflight,
+			 int cb_cpu, int rx_cb_cpu, u32 max_inflight,
 			 struct netlink_ext_ack *extack);
 void padtun_setup(struct net_device *dev);
 

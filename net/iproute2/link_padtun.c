@@ -40,14 +40,16 @@ static void print_explain(FILE *f)
 		"Usage: ... padtun [ local ADDR ] [ remote ADDR ]\n"
 		"                  [ port PORT ] [ localport PORT ] [ remoteport PORT ]\n"
 		"                  [ key HEX ] [ transform TRANSFORM ]\n"
-		"                  [ cpus CPULIST ] [ cbcpu CPU ] [ maxinflight NUMBER ]\n"
+		"                  [ cpus CPULIST ] [ cbcpu CPU ] [ rxcbcpu CPU ]\n"
+		"                  [ maxinflight NUMBER ]\n"
 		"\n"
 		"Where: ADDR      := { IP_ADDRESS | IPV6_ADDRESS } (local and remote of one family)\n"
 		"       PORT      := 1-65535 (port sets both localport and remoteport)\n"
 		"       HEX       := key as hex digits, e.g. 000102...1f (never shown)\n"
 		"       TRANSFORM := { chacha20poly1305 | gcm-aes | none }\n"
 		"       CPULIST   := CPU list of the parallel workers, e.g. 0-3 or 0,2,4-7\n"
-		"       CPU       := the serial (callback) CPU number\n"
+		"       CPU       := a serial (callback) CPU number: cbcpu transmit's,\n"
+		"                    rxcbcpu receive's (default: cbcpu)\n"
 		"       NUMBER    := packets in flight per direction\n"
 	);
 }
@@ -90,7 +92,7 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 	const char *transform = NULL;
 	const char *cpus = NULL;
 	__u16 lport = 0, rport = 0;
-	__u32 cbcpu = 0, maxinflight = 0;
+	__u32 cbcpu = 0, rxcbcpu = 0, maxinflight = 0;
 	unsigned int attrs = 0;
 	int err = 0;
 
@@ -161,6 +163,12 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 			check_duparg(&attrs, IFLA_PADTUN_CB_CPU, "cbcpu", *argv);
 			if (get_u32(&cbcpu, *argv, 0))
 				invarg("invalid cbcpu", *argv);
+		} else if (strcmp(*argv, "rxcbcpu") == 0) {
+			NEXT_ARG();
+			check_duparg(&attrs, IFLA_PADTUN_RX_CB_CPU, "rxcbcpu",
+				     *argv);
+			if (get_u32(&rxcbcpu, *argv, 0))
+				invarg("invalid rxcbcpu", *argv);
 		} else if (strcmp(*argv, "maxinflight") == 0) {
 			NEXT_ARG();
 			check_duparg(&attrs, IFLA_PADTUN_MAX_INFLIGHT,
@@ -199,6 +207,9 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 		err |= addattrstrz(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_CPUS, cpus);
 	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_CB_CPU))
 		err |= addattr32(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_CB_CPU, cbcpu);
+	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_RX_CB_CPU))
+		err |= addattr32(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_RX_CB_CPU,
+				 rxcbcpu);
 	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_MAX_INFLIGHT))
 		err |= addattr32(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_MAX_INFLIGHT,
 				 maxinflight);
@@ -268,6 +279,9 @@ static void padtun_print_opt(struct link_util *lu, FILE *f,
 	if (attr_ok(tb, IFLA_PADTUN_CB_CPU, sizeof(__u32)))
 		print_uint(PRINT_ANY, "cb_cpu", "cbcpu %u ",
 			   rta_getattr_u32(tb[IFLA_PADTUN_CB_CPU]));
+	if (attr_ok(tb, IFLA_PADTUN_RX_CB_CPU, sizeof(__u32)))
+		print_uint(PRINT_ANY, "rx_cb_cpu", "rxcbcpu %u ",
+			   rta_getattr_u32(tb[IFLA_PADTUN_RX_CB_CPU]));
 	if (attr_ok(tb, IFLA_PADTUN_MAX_INFLIGHT, sizeof(__u32)))
 		print_uint(PRINT_ANY, "max_inflight", "maxinflight %u ",
 			   rta_getattr_u32(tb[IFLA_PADTUN_MAX_INFLIGHT]));

@@ -26,7 +26,7 @@ import tempfile
 
 # net/include/uapi/linux/padtun.h
 (LOCAL, REMOTE, LOCAL_PORT, REMOTE_PORT, KEY, KEY_SET, TRANSFORM, CPUS,
- CB_CPU, MAX_INFLIGHT) = range(1, 11)
+ CB_CPU, MAX_INFLIGHT, RX_CB_CPU) = range(1, 12)
 
 IFLA_IFNAME, IFLA_MTU, IFLA_TXQLEN, IFLA_LINKINFO = 3, 4, 13, 18
 IFLA_INFO_KIND, IFLA_INFO_DATA = 1, 2
@@ -217,12 +217,13 @@ def run_tests(libdir):
         ["link", "add", "padtun0", "type", "padtun", "local", "10.0.0.1",
          "remote", "10.0.0.2", "port", "4789", "key", key.hex(),
          "transform", "chacha20poly1305", "cpus", "0-3", "cbcpu", "2",
-         "maxinflight", "512"],
+         "rxcbcpu", "3", "maxinflight", "512"],
         {LOCAL: socket.inet_aton("10.0.0.1"),
          REMOTE: socket.inet_aton("10.0.0.2"),
          LOCAL_PORT: struct.pack(">H", 4789), REMOTE_PORT: struct.pack(">H", 4789),
          KEY: key, TRANSFORM: b"chacha20poly1305\0", CPUS: b"0-3\0",
-         CB_CPU: struct.pack("=I", 2), MAX_INFLIGHT: struct.pack("=I", 512)})
+         CB_CPU: struct.pack("=I", 2), RX_CB_CPU: struct.pack("=I", 3),
+         MAX_INFLIGHT: struct.pack("=I", 512)})
     expect_encoding(
         "add: IPv6, localport/remoteport, gcm-aes, 0x key", libdir,
         ["link", "add", "padtun0", "type", "padtun", "local", "fd00::1",
@@ -271,6 +272,10 @@ def run_tests(libdir):
     check("zz" not in r.stderr, "a rejected key is not echoed", r.stderr)
     expect_error("bad cbcpu rejected", libdir, base + ["cbcpu", "x"],
                  r"invalid cbcpu")
+    expect_error("bad rxcbcpu rejected", libdir, base + ["rxcbcpu", "x"],
+                 r"invalid rxcbcpu")
+    expect_error("duplicate rxcbcpu rejected", libdir,
+                 base + ["rxcbcpu", "1", "rxcbcpu", "2"], r"duplicate")
     expect_error("missing argument rejected", libdir, base + ["cpus"],
                  r"[Cc]ommand line is not complete")
     expect_error("unknown option rejected", libdir, base + ["frob"],
@@ -283,10 +288,11 @@ def run_tests(libdir):
             nla(REMOTE_PORT, struct.pack(">H", 4790)) +
             nla(KEY_SET, b"\1") + nla(TRANSFORM, b"gcm-aes\0") +
             nla(CPUS, b"0-3\0") + nla(CB_CPU, struct.pack("=I", 1)) +
-            nla(MAX_INFLIGHT, struct.pack("=I", 256)))
+            nla(MAX_INFLIGHT, struct.pack("=I", 256)) +
+            nla(RX_CB_CPU, struct.pack("=I", 2)))
     r = show(libdir, full, False)
     want = ("padtun local 192.0.2.1 remote 192.0.2.2 localport 4789 "
-            "remoteport 4790 transform gcm-aes cpus 0-3 cbcpu 1 "
+            "remoteport 4790 transform gcm-aes cpus 0-3 cbcpu 1 rxcbcpu 2 "
             "maxinflight 256 key set ")
     check(r.returncode == 0 and want in r.stdout, "ip -d shows the options",
           r.stdout + r.stderr)
@@ -298,7 +304,7 @@ def run_tests(libdir):
     check(data == {"local": "192.0.2.1", "remote": "192.0.2.2",
                    "local_port": 4789, "remote_port": 4790,
                    "transform": "gcm-aes", "cpus": "0-3", "cb_cpu": 1,
-                   "max_inflight": 256, "key_set": True},
+                   "rx_cb_cpu": 2, "max_inflight": 256, "key_set": True},
           "ip -j -d gives the JSON keys", data)
 
     v6 = (nla(LOCAL, socket.inet_pton(socket.AF_INET6, "fd00::1")) +

@@ -1,6 +1,6 @@
 #!/bin/sh
 # CPU hotplug under traffic: 3 vCPUs, the link on CPUs 0-2 with callback
-# CPU 1 (tx's serial CPU; rx's is 2). Each guest takes CPUs 1 and 2 (x86
+# CPU 1 (tx's serial CPU) and rx's serial CPU 2. Each guest takes CPUs 1 and 2 (x86
 # keeps CPU 0) offline and back online in a loop, both serial CPUs
 # included, while paced seqcheck streams flow both ways and iperf3 TCP
 # runs from b to a: nothing lost, reordered or duplicated, and the serial
@@ -17,8 +17,8 @@
 COUNT=15000
 RATE=500
 
-padtun_add cpus 0-2 cbcpu 1
-ok $? "ip link add padtun0 cpus 0-2 cbcpu 1"
+padtun_add cpus 0-2 cbcpu 1 rxcbcpu 2
+ok $? "ip link add padtun0 cpus 0-2 cbcpu 1 rxcbcpu 2"
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
 padtun_up
 ok $? "padtun0 up"

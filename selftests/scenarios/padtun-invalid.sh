@@ -36,6 +36,8 @@ refused "CPU list names a CPU that does not exist" $BASE port 5555 key $KEY cpus
 refused "invalid CPU list" $BASE port 5555 key $KEY cpus zero
 refused "callback CPU must be one of the CPU list" $BASE port 5555 key $KEY cpus 0 cbcpu 1
 refused "callback CPU is offline" $BASE port 5555 key $KEY cbcpu 77
+refused "receive's callback CPU must be one of the CPU list" $BASE port 5555 key $KEY cpus 0 rxcbcpu 1
+refused "callback CPU is offline" $BASE port 5555 key $KEY rxcbcpu 77
 refused "local port must not be 0|invalid localport" $BASE localport 0 remoteport 5555 key $KEY
 refused "remote port must not be 0|invalid remoteport" $BASE localport 5555 remoteport 0 key $KEY
 refused "a UDP port is required" $BASE key $KEY
@@ -74,14 +76,25 @@ cat "$RESULTS/link.txt"
 ! grep -q "$KEY" "$RESULTS/link.txt"
 ok $? "the key is not shown"
 err=$(ip link set padtun0 type padtun key $KEY 2>&1)
-[ $? != 0 ] && echo "$err" | grep -q "only cpus, cbcpu and maxinflight"
+[ $? != 0 ] && echo "$err" | grep -q "only cpus, cbcpu, rxcbcpu and maxinflight"
 ok $? "changelink refuses a new key: $err"
 err=$(ip link set padtun0 type padtun cpus 0-4095 2>&1)
 [ $? != 0 ] && echo "$err" | grep -q "does not exist"
 ok $? "changelink refuses a bad CPU list: $err"
+ip -d link show padtun0 | grep -q "cbcpu 0 rxcbcpu 0"
+ok $? "by default receive's callback CPU is transmit's"
+err=$(ip link set padtun0 type padtun cpus 1 rxcbcpu 0 2>&1)
+[ $? != 0 ] && echo "$err" | grep -q "receive's callback CPU must be one of the CPU list"
+ok $? "changelink refuses rxcbcpu outside the list: $err"
+ip -d link show padtun0 | grep -q "cpus 0-1 cbcpu 0 rxcbcpu 0"
+ok $? "and changed nothing"
+ip link set padtun0 type padtun rxcbcpu 1
+ok $? "changelink: rxcbcpu 1"
+ip -d link show padtun0 | grep -q "cbcpu 0 rxcbcpu 1"
+ok $? "receive's callback CPU apart: cbcpu 0 rxcbcpu 1"
 ip link set padtun0 type padtun cpus 1 maxinflight 64
 ok $? "changelink: cpus 1 maxinflight 64"
-ip -d link show padtun0 | grep -q "cbcpu 1"
+ip -d link show padtun0 | grep -q "cbcpu 1 rxcbcpu 1"
 ok $? "the callback CPU moved into the new list"
 ip link del padtun0
 ok $? "ip link del padtun0"

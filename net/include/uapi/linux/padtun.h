@@ -18,6 +18,7 @@ enum {
 	IFLA_PADTUN_CPUS,		/* string: cpulist of the parallel CPUs */
 	IFLA_PADTUN_CB_CPU,		/* u32: the serial (callback) CPU */
 	IFLA_PADTUN_MAX_INFLIGHT,	/* u32: packets in flight per direction */
+	IFLA_PADTUN_RX_CB_CPU,		/* u32: receive's serial CPU */
 	__IFLA_PADTUN_MAX,
 };
 
