@@ -124,7 +124,7 @@ again:
 
 /**
  * padtun_serial_cpus_reset - each direction's serial CPU, as configured
- * @pt: the device, its CPU list and callback CPU just set
+ * @pt: the device, its CPU list and callback CPUs just set
  *
  * Context: RTNL held, both queues paused and empty or not created yet.
  * The list's CPUs were checked online; should a preferred one not be
