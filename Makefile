@@ -61,7 +61,7 @@ initramfs: modules tools
 	@qemu-net/guest-modules.sh "$$(qemu-net/build-kernel.sh $(FLAVOUR))" $(B)/root \
 		$(wildcard $(B)/src/padata/*.ko $(B)/src/net/*.ko \
 			$(B)/src/selftests/modules/*.ko $(B)/src/bench/*.ko)
-	@cp $(TOOLS)/seqcheck $(TOOLS)/replayinject $(B)/root/usr/local/bin/
+	@cp $(TOOLS)/seqcheck $(TOOLS)/replayinject $(TOOLS)/udpload $(B)/root/usr/local/bin/
 	@cp $(TOOLS)/link_padtun.so $(B)/root/usr/lib/x86_64-linux-gnu/ip/
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/
 	@cp -a demo bench $(B)/root/

@@ -12,20 +12,21 @@
 # Files in $RESULTS: MODE.TEST.REP.{json,ping} (b), cpu.ROLE (one line per
 # test: "MODE TEST REP busy_before total_before busy_after total_after"),
 # info (b: kernel, CPU, crypto drivers, pcrypt evidence), memory.ROLE,
-# core.txt (a), counters.ROLE.{before,after} (around the rounds).
+# core.txt (a), counters.ROLE.{before,after} (around the rounds),
+# MODE.tx1400.REP.tx (b: the one-sided test's wire counters).
 . /selftests/lib/guest.sh
 . /selftests/lib/tunnels.sh
 
 reps=${PADNET_reps:-3}
 seconds=${PADNET_seconds:-4}
-tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load}
+tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400}
 padtun_cpus=${PADNET_padtun_cpus:-}
 mem_packets=${PADNET_mem_packets:-1000000}
 profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
 callgraph=${PADNET_callgraph:-}
 
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
-padtun-none-1cpu vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
+padtun-none-1cpu padtun-gcm-aes-1cpu vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
 # Every mode is set up either way; PADNET_BENCH_MODES only picks which run.
 [ -n "${PADNET_modes:-}" ] && modes=$(echo "$PADNET_modes" | tr , ' ')
 
@@ -37,6 +38,7 @@ padtun_mode_add padtun1 11 chacha20poly1305 $cpus_arg &&
 padtun_mode_add padtun2 12 gcm-aes $cpus_arg &&
 padtun_mode_add padtun3 13 chacha20poly1305 cpus 0 cbcpu 0 &&
 padtun_mode_add padtun4 14 none cpus 0 cbcpu 0 &&
+padtun_mode_add padtun5 15 gcm-aes cpus 0 cbcpu 0 &&
 wg_mode_add wg0 20 &&
 ip link add vxlan0 type vxlan id 42 local "$ADDR" remote "$PEER" dstport 4789 dev eth0 &&
 ip addr add "$(mine 19.30)/24" dev vxlan0 && ip link set vxlan0 up &&
@@ -117,20 +119,26 @@ memory_run() {
 	done > "$RESULTS/memory.$ROLE.hist"
 }
 
-# profile MODE: perf in both guests while b sends TCP through MODE. Under
+# profile MODE[@TEST]: perf in both guests while b runs TEST (tcp1, or
+# the one-sided tx1400) through MODE. Under
 # TCG perf samples cpu-clock, idle included: the file gives the idle share,
 # then each symbol's share of the busy samples, in
-# $RESULTS/profile.MODE.ROLE. With call graphs, .callers says which paths
+# $RESULTS/profile.MODE[@TEST].ROLE. With call graphs, .callers says which paths
 # reach each hot symbol and .inclusive what each function costs with all
 # it calls (both in shares of all samples, idle included).
 profile() {
-	local data=/tmp/perf.$1 recorder out=$RESULTS/profile.$1.$ROLE g=""
+	local mode=${1%@*} test=tcp1 data=/tmp/perf.$1 recorder out=$RESULTS/profile.$1.$ROLE g=""
+	case $1 in *@*) test=${1#*@} ;; esac
 	[ -n "$callgraph" ] && g=-g
+	one_sided_begin "$test" "$mode"
 	sync_with_peer
 	perf record -a $g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
 	recorder=$!
 	if [ "$ROLE" = b ]; then
-		iperf3 -c "$(mode_peer "$1")" -t "$seconds" -J > "$RESULTS/profile.$1.json"
+		case $test in
+		tx1400) tx_test "$(mode_peer "$mode")" 1400 > "$RESULTS/profile.$1.tx" ;;
+		*) iperf3 -c "$(mode_peer "$mode")" -t "$seconds" -J > "$RESULTS/profile.$1.json" ;;
+		esac
 	fi
 	wait $recorder
 	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 -g none \
@@ -143,6 +151,30 @@ profile() {
 	fi
 	rm -f "$data"
 	sync_with_peer
+	one_sided_end "$test"
+}
+
+# one_sided_begin TEST MODE: a one-sided test (tx*) measures the sender
+# alone: the peer discards every UDP datagram and ESP packet at its
+# underlay's ingress, before any protocol or tunnel sees them, so its
+# crypto never sets the pace. b first pings through MODE, so that a
+# handshake (WireGuard's, which retries a lost one after 5 s: hence the
+# deadline) gets through before the barrier and the filter after it; TCP
+# (the barriers) passes.
+one_sided_begin() {
+	case $1 in tx*) ;; *) return 0 ;; esac
+	[ "$ROLE" = b ] && ping -c 1 -w 8 "$(mode_peer "$2")" > /dev/null
+	sync_with_peer
+	[ "$ROLE" = a ] || return 0
+	tc qdisc add dev eth0 ingress &&
+	tc filter add dev eth0 ingress protocol ip u32 match ip protocol 17 0xff action drop &&
+	tc filter add dev eth0 ingress protocol ip u32 match ip protocol 50 0xff action drop
+}
+
+one_sided_end() {
+	case $1 in tx*) ;; *) return 0 ;; esac
+	[ "$ROLE" = a ] && tc qdisc del dev eth0 ingress
+	return 0
 }
 
 if [ "$ROLE" = a ]; then
@@ -152,10 +184,12 @@ if [ "$ROLE" = a ]; then
 	for rep in $(seq "$reps"); do
 		for mode in $modes; do
 			for test in $(echo "$tests" | tr , ' '); do
+				one_sided_begin "$test" "$mode"
 				sync_with_peer
 				before=$(cpu_now)
 				sync_with_peer
 				echo "$mode $test $rep $before $(cpu_now)" >> "$RESULTS/cpu.a"
+				one_sided_end "$test"
 			done
 		done
 	done
@@ -199,7 +233,19 @@ run_test() {
 		ping -c $((seconds * 50)) -i 0.02 "$t" > "$f.ping"
 		wait
 		;;
+	tx1400) tx_test "$t" 1400 > "$f.tx" ;;
 	esac
+}
+
+# tx_test ADDR SIZE: the one-sided transmit test, the peer discarding
+# (one_sided_begin): udpload's datagrams into the mode for the test's
+# time; what left through eth0, "wire_packets N wire_bytes N" and
+# udpload's own line.
+tx_test() {
+	local s=/sys/class/net/eth0/statistics p0 b0
+	p0=$(cat $s/tx_packets) b0=$(cat $s/tx_bytes)
+	udpload "$1" 9 "$2" "$seconds"
+	echo "wire_packets $(($(cat $s/tx_packets) - p0)) wire_bytes $(($(cat $s/tx_bytes) - b0))"
 }
 
 total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))
@@ -209,6 +255,7 @@ sync_with_peer
 for rep in $(seq "$reps"); do
 	for mode in $modes; do
 		for test in $(echo "$tests" | tr , ' '); do
+			one_sided_begin "$test" "$mode"
 			sync_with_peer
 			before=$(cpu_now)
 			run_test "$mode" "$test" "$rep"

@@ -4,8 +4,11 @@
  * the kernel's own padata, and through plain per-CPU work items with no
  * ordering (the reference: what the parallel stage costs without a serial
  * one), with the same per-object work, on one CPU and on all. Every
- * combination runs as the module loads and prints one line; the module then
- * stays loaded, idle, until it is removed.
+ * combination runs as the module loads and prints one line, @reps times in
+ * turn (engines, CPU sets and work sizes alternate, as the link modes of
+ * make bench do, so that a noisy moment of the host spreads over all rows
+ * instead of deciding one); the module then stays loaded, idle, until it is
+ * removed.
  *
  * One module drives both cores, so it writes padnet_* for ours and
  * padata_* for the kernel's (docs/padata.rst, "Names").
@@ -14,18 +17,26 @@
 #include <padnet/padata.h>
 
 #include <linux/completion.h>
-#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/padata.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 static unsigned int objects = 20000;
 module_param(objects, uint, 0444);
 MODULE_PARM_DESC(objects, "objects per run");
 
-static char *work_us = "0,1,10";
+static unsigned int reps = 5;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "rounds of every combination");
+
+static char *engines = "padnet,kernel,unordered";
+module_param(engines, charp, 0444);
+MODULE_PARM_DESC(engines, "engines to run, a list (padnet, kernel, unordered)");
+
+static char *work_us = "0,1,10,50";
 module_param(work_us, charp, 0444);
 MODULE_PARM_DESC(work_us, "per-object work in microseconds, a list");
 
@@ -36,7 +47,51 @@ struct bench_run {
 	/* Written by serial() only, which runs on one CPU at a time. */
 	unsigned int next;
 	unsigned int misordered;
+	/* A submitter that met -EBUSY sleeps until serial() reaches this. */
+	unsigned int wake_at;
+	wait_queue_head_t room;
 };
+
+/*
+ * The work per object is CPU work, not udelay(): a vCPU waiting in
+ * udelay() finishes its "work" while the host runs something else, so
+ * under TCG two CPUs could seem to do more than twice the work of one.
+ * Loop iterations per microsecond, measured once at load on an idle
+ * guest.
+ */
+static u64 bench_loops_per_us;
+static u64 bench_sink;
+
+static noinline u64 bench_spin(u64 loops)
+{
+	u64 x = loops;
+
+	while (loops--)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+
+static void bench_work(unsigned int us)
+{
+	/* Kept, so that the compiler keeps the loop. */
+	WRITE_ONCE(bench_sink, bench_spin(us * bench_loops_per_us));
+}
+
+/* The fastest of three tries: a slower one was interrupted. */
+static void bench_calibrate(void)
+{
+	const u64 loops = 1000000;
+	u64 ns, best = U64_MAX;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		ns = ktime_get_ns();
+		WRITE_ONCE(bench_sink, bench_spin(loops));
+		best = min(best, ktime_get_ns() - ns);
+	}
+	bench_loops_per_us = max_t(u64, div64_u64(loops * NSEC_PER_USEC, best ?: 1), 1);
+	pr_info("padata_bench: calibrated %llu loops per us\n", bench_loops_per_us);
+}
 
 struct bench_obj {
 	unsigned int index;
@@ -54,6 +109,8 @@ static void bench_finish(struct bench_obj *obj, bool ordered)
 
 	if (ordered && obj->index != run->next++)
 		run->misordered++;
+	if (unlikely(ordered && run->next >= READ_ONCE(run->wake_at)))
+		wake_up(&run->room);
 	if (atomic_dec_and_test(&run->left))
 		complete(&run->done);
 }
@@ -62,7 +119,7 @@ static void ours_parallel(struct padnet_priv *padata)
 {
 	struct bench_obj *obj = container_of(padata, struct bench_obj, ours);
 
-	udelay(obj->run->work_us);
+	bench_work(obj->run->work_us);
 	padnet_do_serial(padata);
 }
 
@@ -75,7 +132,7 @@ static void kernels_parallel(struct padata_priv *padata)
 {
 	struct bench_obj *obj = container_of(padata, struct bench_obj, kernels);
 
-	udelay(obj->run->work_us);
+	bench_work(obj->run->work_us);
 	padata_do_serial(padata);
 }
 
@@ -88,7 +145,7 @@ static void unordered_work(struct work_struct *work)
 {
 	struct bench_obj *obj = container_of(work, struct bench_obj, work);
 
-	udelay(obj->run->work_us);
+	bench_work(obj->run->work_us);
 	bench_finish(obj, false);
 }
 
@@ -98,7 +155,29 @@ struct bench_engine {
 		   struct workqueue_struct *wq);
 };
 
-/* Submit until accepted: -EBUSY is the in-flight limit doing its job. */
+/*
+ * -EBUSY is the in-flight limit doing its job. The submitter then waits
+ * as a real user does (padtun stops its queue and wakes it at half its
+ * limit): asleep until half the limit is free, so one sleep per
+ * BENCH_REFILL objects. Spinning, or waking for every few objects, would
+ * take CPU time from the workers on the submitter's CPU, and the ordered
+ * engines would lose to unordered work items for it, which have no limit
+ * and whose submitter sleeps once all objects are queued. serial() reads
+ * @wake_at without a barrier, so it may miss a sleeper that set it just
+ * then: the timeout bounds what that costs.
+ */
+#define BENCH_REFILL 500
+
+static void bench_wait_for_room(struct bench_run *run, unsigned int submitted)
+{
+	unsigned int target = submitted > BENCH_REFILL ? submitted - BENCH_REFILL : 0;
+
+	WRITE_ONCE(run->wake_at, target);
+	wait_event_timeout(run->room, READ_ONCE(run->next) >= target, 1);
+	WRITE_ONCE(run->wake_at, UINT_MAX);
+}
+
+/* Submit until accepted. */
 static int ours_run(struct bench_obj *objs, const struct cpumask *mask,
 		    struct workqueue_struct *wq)
 {
@@ -114,7 +193,7 @@ static int ours_run(struct bench_obj *objs, const struct cpumask *mask,
 		objs[i].ours.parallel = ours_parallel;
 		objs[i].ours.serial = ours_serial;
 		while ((ret = padnet_do_parallel(pinst, &objs[i].ours, cb_cpu)) == -EBUSY)
-			cond_resched();
+			bench_wait_for_room(objs->run, i);
 		if (ret == -EINPROGRESS)
 			ret = 0;
 	}
@@ -161,7 +240,7 @@ static int kernels_run(struct bench_obj *objs, const struct cpumask *mask,
 			ret = padata_do_parallel(ps, &objs[i].kernels, &cb_cpu);
 			if (ret != -EBUSY)
 				break;
-			cond_resched();
+			bench_wait_for_room(objs->run, i);
 		}
 	}
 	if (!ret && !wait_for_completion_timeout(&objs->run->done, 60 * HZ))
@@ -201,17 +280,27 @@ static const struct bench_engine bench_engines[] = {
 	{ "unordered", unordered_run },
 };
 
+static bool bench_engine_chosen(const struct bench_engine *engine)
+{
+	const char *p = strstr(engines, engine->name);
+	size_t len = strlen(engine->name);
+
+	return p && (p == engines || p[-1] == ',') &&
+	       (p[len] == '\0' || p[len] == ',');
+}
+
 static int bench_one(const struct bench_engine *engine, unsigned int us,
 		     const struct cpumask *mask, struct bench_obj *objs,
-		     struct workqueue_struct *wq)
+		     struct workqueue_struct *wq, unsigned int rep)
 {
-	struct bench_run run = { .work_us = us };
+	struct bench_run run = { .work_us = us, .wake_at = UINT_MAX };
 	unsigned int i;
 	u64 ns;
 	int ret;
 
 	atomic_set(&run.left, objects);
 	init_completion(&run.done);
+	init_waitqueue_head(&run.room);
 	memset(objs, 0, objects * sizeof(*objs));
 	for (i = 0; i < objects; i++) {
 		objs[i].index = i;
@@ -221,25 +310,46 @@ static int bench_one(const struct bench_engine *engine, unsigned int us,
 	ret = engine->run(objs, mask, wq);
 	ns = ktime_get_ns() - ns;
 	if (ret) {
-		pr_err("padata_bench: engine=%s work_us=%u cpus=%u: error %d\n",
-		       engine->name, us, cpumask_weight(mask), ret);
+		pr_err("padata_bench: rep=%u engine=%s work_us=%u cpus=%u: error %d\n",
+		       rep, engine->name, us, cpumask_weight(mask), ret);
 		return ret;
 	}
-	pr_info("padata_bench: engine=%s work_us=%u cpus=%u objects=%u ns=%llu objs_per_s=%llu misordered=%u\n",
-		engine->name, us, cpumask_weight(mask), objects, ns,
+	pr_info("padata_bench: rep=%u engine=%s work_us=%u cpus=%u objects=%u ns=%llu objs_per_s=%llu misordered=%u\n",
+		rep, engine->name, us, cpumask_weight(mask), objects, ns,
 		div64_u64((u64)objects * NSEC_PER_SEC, ns ?: 1), run.misordered);
+	return 0;
+}
+
+/* One round: every work size, CPU set and chosen engine once, in turn. */
+static int bench_round(unsigned int rep, const int *us, struct bench_obj *objs,
+		       struct workqueue_struct *wq)
+{
+	const struct cpumask *masks[] = { cpumask_of(0), cpu_online_mask };
+	int i, j, m, ret;
+
+	for (i = 1; i <= us[0]; i++)
+		for (m = 0; m < ARRAY_SIZE(masks); m++)
+			for (j = 0; j < ARRAY_SIZE(bench_engines); j++) {
+				if (!bench_engine_chosen(&bench_engines[j]))
+					continue;
+				ret = bench_one(&bench_engines[j], us[i], masks[m],
+						objs, wq, rep);
+				if (ret)
+					return ret;
+			}
 	return 0;
 }
 
 static int __init padata_bench_init(void)
 {
-	const struct cpumask *masks[] = { cpumask_of(0), cpu_online_mask };
 	struct workqueue_struct *wq;
 	struct bench_obj *objs;
+	unsigned int rep;
 	int us[8];
-	int i, j, m, ret = -ENOMEM;
+	int ret = -ENOMEM;
 
 	get_options(work_us, ARRAY_SIZE(us), us);
+	bench_calibrate();
 	objs = kvcalloc(objects, sizeof(*objs), GFP_KERNEL);
 	if (!objs)
 		return -ENOMEM;
@@ -247,10 +357,8 @@ static int __init padata_bench_init(void)
 	if (!wq)
 		goto free_objs;
 	ret = 0;
-	for (i = 1; i <= us[0] && !ret; i++)
-		for (m = 0; m < ARRAY_SIZE(masks) && !ret; m++)
-			for (j = 0; j < ARRAY_SIZE(bench_engines) && !ret; j++)
-				ret = bench_one(&bench_engines[j], us[i], masks[m], objs, wq);
+	for (rep = 1; rep <= reps && !ret; rep++)
+		ret = bench_round(rep, us, objs, wq);
 	/* A stalled run's objects and work items may still be in use. */
 	if (ret == -ETIMEDOUT)
 		return ret;

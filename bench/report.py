@@ -24,6 +24,7 @@ TESTS = {
     "udp64": ("UDP 64 B", "kpps"),
     "lat_idle": ("RTT idle p50/p99", "ms"),
     "lat_load": ("RTT under TCP p50/p99", "ms"),
+    "tx1400": ("one-sided tx 1400 B", "wire Mbit/s"),
 }
 
 
@@ -42,6 +43,14 @@ def iperf(path, test):
     s = end["sum"]
     got = s["packets"] - s["lost_packets"]
     return got / s["seconds"] / 1e3 if s["seconds"] else 0.0
+
+
+def one_sided(path):
+    """Wire Mbit/s and kpps at the sender's eth0 of one one-sided test
+    (bench/guest.sh, tx_test): its counters over udpload's own time."""
+    f = dict(re.findall(r"(\w+) ([0-9.]+)", read(path)))
+    secs = float(f["seconds"])
+    return int(f["wire_bytes"]) * 8 / secs / 1e6, int(f["wire_packets"]) / secs / 1e3
 
 
 def rtts(path):
@@ -84,6 +93,7 @@ def collect(res):
         nan3 = (float("nan"),) * 3
         use_a, use_b = cpu_a.get(key, nan3), cpu_b[key]
         row = {"mode": mode, "test": test, "rep": int(rep),
+               "kpps": float("nan"),
                "cpu_a": round(use_a[0], 3), "cpu_b": round(use_b[0], 3),
                "ipi_per_mb_a": float("nan"), "ipi_per_mb_b": float("nan"),
                "ctxt_per_mb_a": float("nan"), "ctxt_per_mb_b": float("nan")}
@@ -91,6 +101,9 @@ def collect(res):
             if test.startswith("lat"):
                 r = rtts(base + ".ping")
                 row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
+            elif test.startswith("tx"):
+                mbit, kpps = one_sided(base + ".tx")
+                row.update(value=round(mbit, 2), kpps=round(kpps, 2))
             else:
                 row.update(value=iperf(base + ".json", test))
             if test.startswith("tcp"):
@@ -120,6 +133,8 @@ def summarise(rows):
                 **{k: statistics.median(r[k] for r in rs) for k in WAKE_KEYS}}
         if test.startswith("lat"):
             cell["p99"] = statistics.median(r["p99"] for r in rs)
+        if test.startswith("tx"):
+            cell["kpps"] = statistics.median(r["kpps"] for r in rs)
         out.setdefault(mode, {})[test] = cell
     return out
 
@@ -147,14 +162,26 @@ def info(res):
 
 
 def core(res):
+    """One row per run of bench/padata_bench.c (rep, engine, work, CPUs)."""
     rows = []
     path = os.path.join(res, "a", "results", "core.txt")
     if os.path.exists(path):
-        for m in re.finditer(r"engine=(\S+) work_us=(\d+) cpus=(\d+) objects=(\d+) ns=(\d+) "
+        for m in re.finditer(r"rep=(\d+) engine=(\S+) work_us=(\d+) cpus=(\d+) objects=(\d+) ns=(\d+) "
                              r"objs_per_s=(\d+) misordered=(\d+)", read(path)):
-            rows.append(dict(engine=m[1], work_us=int(m[2]), cpus=int(m[3]),
-                             objs_per_s=int(m[6]), misordered=int(m[7])))
+            rows.append(dict(rep=int(m[1]), engine=m[2], work_us=int(m[3]), cpus=int(m[4]),
+                             objs_per_s=int(m[7]), misordered=int(m[8])))
     return rows
+
+
+def core_summary(rows):
+    """Median, min, max objects/s and misordered objects per (engine, work, CPUs)."""
+    runs = {}
+    for r in rows:
+        runs.setdefault((r["engine"], r["work_us"], r["cpus"]), []).append(r)
+    return {k: dict(median=statistics.median(r["objs_per_s"] for r in v),
+                    min=min(r["objs_per_s"] for r in v), max=max(r["objs_per_s"] for r in v),
+                    misordered=sum(r["misordered"] for r in v), runs=len(v))
+            for k, v in runs.items()}
 
 
 def memory(res):
@@ -219,15 +246,46 @@ plot "{scal}" using 2:xtic(1) title "TCP 1 stream", "" using 3 title "TCP 4 stre
     if core_rows:
         cd = os.path.join(out_dir, "core.dat")
         with open(cd, "w") as f:
-            for r in core_rows:
-                f.write(f'"{r["engine"]} {r["work_us"]}us {r["cpus"]}cpu" {r["objs_per_s"]}\n')
+            for (e, us, n), c in sorted(core_summary(core_rows).items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+                f.write(f'"{e} {us}us {n}cpu" {c["median"]} {c["min"]} {c["max"]}\n')
         gp(f"""set terminal pngcairo size 1000,450 font ",9"
 set output "{out_dir}/core.png"
-set title "padata core alone: objects per second"
+set title "padata core alone: objects per second, median, min-max"
 set style data histogram; set style fill solid 0.6; set logscale y
 set xtics rotate by -35; set grid ytics; unset key
-plot "{cd}" using 2:xtic(1)
+plot "{cd}" using 2:xtic(1) with boxes, "" using 0:2:3:4 with yerrorbars lc "black"
 """)
+
+
+def one_sided_table(summary, modes):
+    """The one-sided transmit test: the sender alone, the peer discarding."""
+    md = ["One-sided transmit (`tx1400`): guest b sends 1400-byte UDP datagrams into the mode "
+          "(`udpload`, sendmmsg batches of 64) for the test's time, guest a discards every UDP "
+          "datagram and ESP packet at its underlay's ingress. Wire Mbit/s and kpps at b's eth0, "
+          "median (min-max); CPU b: b's busy share; x 1 CPU: padtun on every CPU over padtun with "
+          "`cpus 0` (the load still has the other CPU); x ESP+pcrypt and x ESP: the same AEAD. "
+          "plain: what the load alone reaches.", "",
+          "| mode | wire Mbit/s | kpps | CPU b | x 1 CPU | x ESP+pcrypt | x ESP |",
+          "|---|---|---|---|---|---|---|"]
+    for m in modes:
+        c = summary[m].get("tx1400")
+        if not c:
+            continue
+        one = esp = pcr = float("nan")
+        if m.startswith("padtun-") and not m.endswith("-1cpu"):
+            one = ratio(summary, m, m + "-1cpu", "tx1400")
+        if m.startswith("padtun-") and not m.startswith("padtun-none"):
+            aead = m[len("padtun-"):].replace("-1cpu", "")
+            esp = ratio(summary, m, f"esp-{aead}", "tx1400")
+            pcr = ratio(summary, m, f"esp-pcrypt-{aead}", "tx1400")
+        if m.startswith("esp-pcrypt-"):
+            one = ratio(summary, m, "esp-" + m[len("esp-pcrypt-"):], "tx1400")
+        md.append(f"| {m} | {fmt(c['median'])} ({fmt(c['min'])}-{fmt(c['max'])}) | {fmt(c['kpps'])} | "
+                  f"{fmt(100 * c['cpu_b'], 0)}% | {fmt(one, 2)} | {fmt(pcr, 2)} | {fmt(esp, 2)} |")
+    md.append("")
+    md.append("x 1 CPU of an ESP+pcrypt row: over ESP with the same AEAD (pcrypt's speed-up).")
+    md.append("")
+    return md
 
 
 def main():
@@ -235,7 +293,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     rows = collect(res)
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples",
+        w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples", "kpps",
                                           *WAKE_KEYS])
         w.writeheader()
         for r in rows:
@@ -301,6 +359,8 @@ def main():
                 md.append(f"| {m} | {fmt(c['ipi_per_mb_a'])} / {fmt(c['ipi_per_mb_b'])} | "
                           f"{fmt(c['ctxt_per_mb_a'])} / {fmt(c['ctxt_per_mb_b'])} |")
         md.append("")
+    if any("tx1400" in summary[m] for m in modes):
+        md.extend(one_sided_table(summary, modes))
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
     pcrypt = os.path.join(res, "b", "results", "pcrypt")
     if os.path.exists(pcrypt):
@@ -310,17 +370,35 @@ def main():
                   "; ".join(line.split(" ", 1)[1] for line in read(pcrypt).split("\n") if line) + ".")
     md.append("")
     if core_rows:
-        md.append("The padata core alone (`bench/padata_bench.c`, guest a, link idle): objects per second")
+        cs = core_summary(core_rows)
+        nreps = max(r["rep"] for r in core_rows)
+        engines = ("padnet", "kernel", "unordered")
+        md.append("The padata core alone (`bench/padata_bench.c`, guest a, link idle, one submitter): "
+                  f"objects per second, median (min-max) of {nreps} alternating repetitions; "
+                  "x 1 CPU is the median on every CPU over the median on one.")
         md.append("")
-        md.append("| work per object | CPUs | padnet | kernel padata | unordered work items | padnet / unordered | padnet / kernel |")
+        md.append("| work per object | CPUs | padnet | kernel padata | unordered work items | "
+                  "padnet / unordered | padnet / kernel |")
         md.append("|---|---|---|---|---|---|---|")
-        by = {(r["engine"], r["work_us"], r["cpus"]): r for r in core_rows}
-        for (e, us, n) in sorted(k for k in by if k[0] == "padnet"):
-            p, k, u = (by.get((x, us, n), {}).get("objs_per_s", float("nan"))
-                       for x in ("padnet", "kernel", "unordered"))
-            bad = sum(by.get((x, us, n), {}).get("misordered", 0) for x in ("padnet", "kernel"))
-            md.append(f"| {us} us | {n} | {p} | {k} | {u} | {fmt(p / u if u else float('nan'), 2)} | "
-                      f"{fmt(p / k if k else float('nan'), 2)} |" + (f" misordered {bad}" if bad else ""))
+        for (_, us, n) in sorted(k for k in cs if k[0] == "padnet"):
+            c = {e: cs.get((e, us, n), {}) for e in engines}
+            med = {e: c[e].get("median", float("nan")) for e in engines}
+            cells = " | ".join(f"{fmt(med[e])} ({fmt(c[e].get('min', float('nan')))}-"
+                               f"{fmt(c[e].get('max', float('nan')))})" for e in engines)
+            bad = c["padnet"].get("misordered", 0) + c["kernel"].get("misordered", 0)
+            md.append(f"| {us} us | {n} | {cells} | {fmt(med['padnet'] / med['unordered'], 2)} | "
+                      f"{fmt(med['padnet'] / med['kernel'], 2)} |" + (f" misordered {bad}" if bad else ""))
+        md.append("")
+        md.append("| work per object | padnet x 1 CPU | kernel padata x 1 CPU | unordered x 1 CPU |")
+        md.append("|---|---|---|---|")
+        ncpus = max(k[2] for k in cs)
+        for us in sorted({k[1] for k in cs}):
+            sp = [cs.get((e, us, ncpus), {}).get("median", float("nan")) /
+                  cs.get((e, us, 1), {}).get("median", float("nan")) for e in engines]
+            md.append(f"| {us} us | " + " | ".join(f"{fmt(x, 2)}" for x in sp) + " |")
+        md.append("")
+        md.append("The kernel's padata runs `parallel()` on an unbound workqueue, so its one-CPU "
+                  "rows are not bound to one CPU.")
         md.append("")
     if mem:
         md.append("Memory over the memory run (64-byte UDP datagrams through padtun chacha20poly1305):")
@@ -334,7 +412,10 @@ def main():
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     with open(os.path.join(out_dir, "summary.json"), "w") as f:
-        json.dump({"info": kv, "summary": summary, "core": core_rows, "memory": mem}, f, indent=1)
+        json.dump({"info": kv, "summary": summary, "core": core_rows,
+                   "core_summary": [dict(engine=k[0], work_us=k[1], cpus=k[2], **v)
+                                    for k, v in sorted(core_summary(core_rows).items())],
+                   "memory": mem}, f, indent=1)
     try:
         plots(out_dir, summary, modes, core_rows)
     except (OSError, subprocess.CalledProcessError) as e:

@@ -11,9 +11,10 @@
 # env: PADNET_BENCH_REPS (3), PADNET_BENCH_SECONDS (4), PADNET_BENCH_VCPUS (2),
 #      PADNET_BENCH_MEM (1024 MiB), PADNET_QEMU_CPU (qemu64: the guest CPU
 #      model), PADNET_BENCH_PADTUN_CPUS (padtun's CPU list; all CPUs),
-#      PADNET_BENCH_TESTS (tcp1,tcp4,udp1400,udp64,lat_idle,lat_load),
+#      PADNET_BENCH_TESTS (tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400),
 #      PADNET_BENCH_MEM_PACKETS (1000000), PADNET_BENCH_PROFILE (modes to
-#      profile with perf; padtun-chacha20poly1305,wireguard; empty: none),
+#      profile with perf under TCP, or MODE@tx1400 under the one-sided
+#      test; padtun-chacha20poly1305,wireguard; empty: none),
 #      PADNET_BENCH_CALLGRAPH (1: the profiles record call graphs too, in
 #      profile.MODE.ROLE.callers and .inclusive), PADNET_BENCH_FLAVOUR (distro),
 #      PADNET_BENCH_MODES (a comma-separated subset of the modes, for a quick
@@ -26,7 +27,7 @@ reps=${PADNET_BENCH_REPS:-3}
 seconds=${PADNET_BENCH_SECONDS:-4}
 vcpus=${PADNET_BENCH_VCPUS:-2}
 mem=${PADNET_BENCH_MEM:-1024}
-tests=${PADNET_BENCH_TESTS:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load}
+tests=${PADNET_BENCH_TESTS:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400}
 padtun_cpus=${PADNET_BENCH_PADTUN_CPUS:-}
 mem_packets=${PADNET_BENCH_MEM_PACKETS:-1000000}
 profile=${PADNET_BENCH_PROFILE-padtun-chacha20poly1305,wireguard}
@@ -44,7 +45,7 @@ mkdir -p "$out"
 make -s initramfs FLAVOUR="$flavour" > "$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 1; }
 PADNET_GUEST_BINARIES=/usr/bin/perf qemu-net/initramfs.sh "$out/initramfs.cpio.gz" "build/$flavour/root"
 
-nmodes=$( [ -n "$modes" ] && echo "$modes" | tr , '\n' | grep -c . || echo 13)
+nmodes=$( [ -n "$modes" ] && echo "$modes" | tr , '\n' | grep -c . || echo 14)
 ntests=$(echo "$tests" | tr , '\n' | grep -c .)
 per_test=$((seconds + 3))
 estimate=$((30 + reps * nmodes * ntests * per_test + 90 + 40 + 2 * (seconds + 10)))

@@ -112,6 +112,7 @@ mode_peer() {
 	padtun-gcm-aes) theirs 19.12 ;;
 	padtun-chacha20poly1305-1cpu) theirs 19.13 ;;
 	padtun-none-1cpu) theirs 19.14 ;;
+	padtun-gcm-aes-1cpu) theirs 19.15 ;;
 	wireguard) theirs 19.20 ;;
 	vxlan) theirs 19.30 ;;
 	fou) theirs 19.31 ;;
