@@ -4,8 +4,8 @@
  *
  * padata_do_parallel() gives each object a sequence number, then adds it
  * to the parallel queue of one CPU of the instance's mask: its callback
- * CPU's while nothing waits there, otherwise round robin by sequence
- * number. One work item per CPU drains its whole queue in one go.
+ * CPU's while nothing waits there, otherwise the less loaded of two. One
+ * work item per CPU drains its whole queue in one go.
  */
 
 #include <linux/atomic.h>
@@ -48,6 +48,7 @@ void padnet_parallel_worker(struct work_struct *work)
 		/* Before BHs run: a softirq submitting next finds it idle. */
 		atomic_dec(&pq->pending);
 		local_bh_enable();
+		padnet_serial_catch_up(pq->pinst);
 		cond_resched();
 	}
 }
@@ -128,21 +129,38 @@ static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
  * all). That holds while one object is still in parallel() there, too:
  * the worker running it takes the next one when it returns, without a
  * wake-up. Once an object waits behind the one running, the work is
- * heavier than one CPU keeps up with, and they go round robin over the
- * mask.
+ * heavier than one CPU keeps up with, and it spreads over the mask.
  */
 #define PADATA_CB_CPU_MAX_PENDING 2
 
+/*
+ * Spreading goes by load, not by turn: of two CPUs of the mask, the one
+ * with fewer objects pending. CPUs are not equal: the callback CPU also
+ * runs every serial() and the submitter may share a CPU with a worker,
+ * and in order the whole instance goes at the pace of its slowest
+ * parallel queue, so a strict turn would leave the others idle while that
+ * one catches up. Two candidates, not the whole mask, so two reads per
+ * submission whatever the mask's size: the sequence number's turn and the
+ * CPU after it, so that every CPU is a candidate as often as any other and
+ * a CPU that falls behind hands its share to a neighbour.
+ */
 static int padata_parallel_cpu(struct padata_instance *pinst,
 			       const struct padata_cpus *cpus,
 			       const struct padata_priv *padata)
 {
 	const struct padata_pqueue *cb_pq = per_cpu_ptr(pinst->pqueue,
 							padata->cb_cpu);
+	unsigned int turn = padata->seq_nr % cpus->nr;
+	int a, b;
 
 	if (atomic_read(&cb_pq->pending) < PADATA_CB_CPU_MAX_PENDING)
 		return padata->cb_cpu;
-	return cpus->cpu[padata->seq_nr % cpus->nr];
+	a = cpus->cpu[turn];
+	b = cpus->cpu[turn + 1 < cpus->nr ? turn + 1 : 0];
+	if (atomic_read(&per_cpu_ptr(pinst->pqueue, b)->pending) <
+	    atomic_read(&per_cpu_ptr(pinst->pqueue, a)->pending))
+		return b;
+	return a;
 }
 
 static void padata_queue_parallel(struct padata_instance *pinst,

@@ -163,6 +163,7 @@ static inline bool padnet_drained(struct padata_instance *pinst)
 
 /* reorder.c */
 void padnet_serial_worker(struct work_struct *work);
+void padnet_serial_catch_up(struct padata_instance *pinst);
 void padnet_reorder_worker(struct work_struct *work);
 void padnet_reorder_resume(struct padata_instance *pinst);
 void padnet_reorder_init(struct padata_instance *pinst, u32 seq);

@@ -368,6 +368,34 @@ static void padata_serial_run(struct padata_squeue *sq, bool in_worker)
 		queue_work_on(READ_ONCE(sq->run_cpu), sq->pinst->wq, &sq->work);
 }
 
+/*
+ * Called by a parallel work item after each object. Token holders on
+ * other CPUs release objects to this CPU's serial queue and queue its
+ * work item, but on a per-CPU workqueue that item waits while this one
+ * runs, however long its batch: concurrency management starts another
+ * worker only when the running one sleeps. Until then those objects stay
+ * in flight, submitters meet the limit, and the other CPUs run dry. So the
+ * parallel worker calls their serial() itself, in serial()'s own context;
+ * the serial work item, when it runs, finds less or nothing left.
+ */
+void padnet_serial_catch_up(struct padata_instance *pinst)
+{
+	struct padata_squeue *sq;
+	bool mine;
+
+	/* A bound worker stays on its CPU; off only for smp_processor_id(). */
+	preempt_disable();
+	sq = this_cpu_ptr(pinst->squeue);
+	mine = !llist_empty(&sq->list) &&
+	       READ_ONCE(sq->run_cpu) == smp_processor_id() &&
+	       !test_and_set_bit(PADATA_SQ_RUNNING, &sq->flags);
+	if (mine)
+		this_cpu_inc(pinst->stats->serial_caught_up);
+	preempt_enable();
+	if (mine)
+		padata_serial_run(sq, true);
+}
+
 void padnet_serial_worker(struct work_struct *work)
 {
 	struct padata_squeue *sq = container_of(work, struct padata_squeue,
