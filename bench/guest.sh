@@ -239,13 +239,21 @@ run_test() {
 
 # tx_test ADDR SIZE: the one-sided transmit test, the peer discarding
 # (one_sided_begin): udpload's datagrams into the mode for the test's
-# time; what left through eth0, "wire_packets N wire_bytes N" and
-# udpload's own line.
+# time; udpload's own line, what left through eth0 ("wire_packets N
+# wire_bytes N") and each CPU's busy and total jiffies meanwhile
+# ("cpuN BUSY TOTAL", for the scaling model in bench/report.py).
 tx_test() {
-	local s=/sys/class/net/eth0/statistics p0 b0
-	p0=$(cat $s/tx_packets) b0=$(cat $s/tx_bytes)
+	local s=/sys/class/net/eth0/statistics p0 b0 c0
+	p0=$(cat $s/tx_packets) b0=$(cat $s/tx_bytes) c0=$(cpu_each)
 	udpload "$1" 9 "$2" "$seconds"
 	echo "wire_packets $(($(cat $s/tx_packets) - p0)) wire_bytes $(($(cat $s/tx_bytes) - b0))"
+	{ echo "$c0"; cpu_each; } | awk '{ if ($1 in busy) print $1, $2 - busy[$1], $3 - total[$1]; else { busy[$1] = $2; total[$1] = $3 } }'
+}
+
+# cpu_each: "cpuN busy total" per CPU (jiffies, counted as cpu_now does):
+# which CPU did the transform and which the load.
+cpu_each() {
+	awk '$1 ~ /^cpu[0-9]/ { busy = $2 + $3 + $4 + $7 + $8; print $1, busy, busy + $5 + $6 }' /proc/stat
 }
 
 total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))

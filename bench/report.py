@@ -47,10 +47,15 @@ def iperf(path, test):
 
 def one_sided(path):
     """Wire Mbit/s and kpps at the sender's eth0 of one one-sided test
-    (bench/guest.sh, tx_test): its counters over udpload's own time."""
-    f = dict(re.findall(r"(\w+) ([0-9.]+)", read(path)))
-    secs = float(f["seconds"])
-    return int(f["wire_bytes"]) * 8 / secs / 1e6, int(f["wire_packets"]) / secs / 1e3
+    (bench/guest.sh, tx_test): its counters over udpload's own time; and
+    each CPU's busy time per wire packet, in microseconds (/proc/stat
+    jiffies, USER_HZ 100)."""
+    text = read(path)
+    f = dict(re.findall(r"(\w+) ([0-9.]+)", text))
+    secs, packets = float(f["seconds"]), int(f["wire_packets"])
+    us = {m[1]: int(m[2]) / 100 * 1e6 / packets if packets else float("nan")
+          for m in re.finditer(r"^(cpu\d+) (\d+) (\d+)$", text, re.M)}
+    return int(f["wire_bytes"]) * 8 / secs / 1e6, packets / secs / 1e3, us
 
 
 def rtts(path):
@@ -93,7 +98,7 @@ def collect(res):
         nan3 = (float("nan"),) * 3
         use_a, use_b = cpu_a.get(key, nan3), cpu_b[key]
         row = {"mode": mode, "test": test, "rep": int(rep),
-               "kpps": float("nan"),
+               "kpps": float("nan"), "us_cpu0": float("nan"), "us_total": float("nan"),
                "cpu_a": round(use_a[0], 3), "cpu_b": round(use_b[0], 3),
                "ipi_per_mb_a": float("nan"), "ipi_per_mb_b": float("nan"),
                "ctxt_per_mb_a": float("nan"), "ctxt_per_mb_b": float("nan")}
@@ -102,8 +107,10 @@ def collect(res):
                 r = rtts(base + ".ping")
                 row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
             elif test.startswith("tx"):
-                mbit, kpps = one_sided(base + ".tx")
-                row.update(value=round(mbit, 2), kpps=round(kpps, 2))
+                mbit, kpps, us = one_sided(base + ".tx")
+                row.update(value=round(mbit, 2), kpps=round(kpps, 2),
+                           us_cpu0=round(us.get("cpu0", float("nan")), 2),
+                           us_total=round(sum(us.values()), 2) if us else float("nan"))
             else:
                 row.update(value=iperf(base + ".json", test))
             if test.startswith("tcp"):
@@ -134,7 +141,8 @@ def summarise(rows):
         if test.startswith("lat"):
             cell["p99"] = statistics.median(r["p99"] for r in rs)
         if test.startswith("tx"):
-            cell["kpps"] = statistics.median(r["kpps"] for r in rs)
+            for k in ("kpps", "us_cpu0", "us_total"):
+                cell[k] = statistics.median(r[k] for r in rs)
         out.setdefault(mode, {})[test] = cell
     return out
 
@@ -285,6 +293,66 @@ def one_sided_table(summary, modes):
     md.append("")
     md.append("x 1 CPU of an ESP+pcrypt row: over ESP with the same AEAD (pcrypt's speed-up).")
     md.append("")
+    md.extend(scaling_model(summary))
+    return md
+
+
+MODEL_CPUS = (1, 2, 4, 8, 16, 32, 64)
+
+
+def scaling_model(summary):
+    """padtun's one-sided transmit for N CPUs, from per-packet CPU costs
+    measured in this run (the tx1400 cells' busy time per wire packet):
+    G, the load (udpload and the inner stack up to padtun), what the
+    -1cpu rows leave on CPUs other than 0; S, what must run on the serial
+    CPU, taken as all of padtun-none-1cpu's CPU 0 (serial() and a parallel
+    stage that does no crypto: an upper bound); P, the AEAD's parallel
+    work, X-1cpu's CPU 0 less S. With the load on CPUs of its own (one
+    thread), kpps(N) = min(1/G, 1/S, N/(P+S)); in this guest of V vCPUs
+    sharing everything, min(1/G, 1/S, V/(G+P+S))."""
+    def cell(m):
+        return summary.get(m, {}).get("tx1400")
+
+    none = cell("padtun-none-1cpu")
+    if not none:
+        return []
+    s_us = none["us_cpu0"]
+    md = ["Scaling model, one-sided transmit (per wire packet, microseconds of CPU; "
+          "see bench/report.py, scaling_model()): G the load, S the serial CPU's share "
+          "(padtun-none-1cpu's CPU 0), P the AEAD's parallel work; kpps(N) = "
+          "min(1/G, 1/S, N/(P+S)) with the load on CPUs of its own. Predicted against "
+          "measured for this guest's two rows; hand-off: CPU per packet on every CPU "
+          "less on one.", "",
+          "| transform | G | S | P | 1 CPU: predicted / measured kpps | every CPU: predicted / "
+          "measured | hand-off | " + " | ".join(f"N={n}" for n in MODEL_CPUS) + " | saturates first |",
+          "|---" * (7 + len(MODEL_CPUS)) + "|"]
+    for aead in ("none", "chacha20poly1305", "gcm-aes"):
+        one, every = cell(f"padtun-{aead}-1cpu"), cell(f"padtun-{aead}")
+        if not one or not every:
+            continue
+        g_us = one["us_total"] - one["us_cpu0"]
+        p_us = max(one["us_cpu0"] - s_us, 0.0)
+        vcpus = 2
+
+        def kpps(n, load_own):
+            bounds = {"load": 1e3 / g_us, "serial": 1e3 / s_us,
+                      "parallel": n * 1e3 / (p_us + s_us) if load_own else
+                      n * 1e3 / (g_us + p_us + s_us)}
+            stage = min(bounds, key=bounds.get)
+            return bounds[stage], stage
+
+        pred_one = min(1e3 / g_us, 1e3 / (p_us + s_us))
+        pred_every = kpps(vcpus, False)[0]
+        curve = [kpps(n, True) for n in MODEL_CPUS]
+        # N/(P+S) meets 1/S or 1/G: beyond it, more CPUs add nothing.
+        n_serial, n_load = (p_us + s_us) / s_us, (p_us + s_us) / g_us
+        first = (f"serial at N={fmt(n_serial, 1)}" if n_serial <= n_load else
+                 f"load at N={fmt(n_load, 1)}")
+        md.append(f"| {aead} | {fmt(g_us, 1)} | {fmt(s_us, 1)} | {fmt(p_us, 1)} | "
+                  f"{fmt(pred_one)} / {fmt(one['kpps'])} | {fmt(pred_every)} / {fmt(every['kpps'])} | "
+                  f"{fmt(every['us_total'] - one['us_total'], 1)} | " +
+                  " | ".join(fmt(k) for k, _ in curve) + f" | {first} |")
+    md.append("")
     return md
 
 
@@ -294,7 +362,7 @@ def main():
     rows = collect(res)
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples", "kpps",
-                                          *WAKE_KEYS])
+                                          "us_cpu0", "us_total", *WAKE_KEYS])
         w.writeheader()
         for r in rows:
             w.writerow(r)
