@@ -76,7 +76,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: udpload ADDR PORT SIZE SECONDS [--batch N]\n");
 }
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		if (parse_num(argv[6], 1, BATCH_MAX, &batch))
 			return 2;
 	} else if (argc != 5) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	if (parse_num(argv[2], 1, 65535, &port) ||
