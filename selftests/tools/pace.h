@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pacing shared by the test tools' senders: absolute deadlines counted
- * from a start time, so a sender does not drift and catches up if late.
+ * from a start time, so a sender does not drift and catches up if late;
+ * and the clock the tools time their runs with.
  */
 #ifndef PADNET_TOOLS_PACE_H
 #define PADNET_TOOLS_PACE_H
@@ -10,6 +11,15 @@
 #include <signal.h>
 #include <stdint.h>
 #include <time.h>
+
+/* Seconds on the monotonic clock: what the tools time their runs with. */
+static inline double pace_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /*
  * pace_until - sleep until datagram @i of a stream of @rate per second,

@@ -19,11 +19,21 @@
  * "sent N" and exits 0 when every frame went out.
  *
  * No key, no knowledge of the padtun format: whatever the tunnel sent.
+ *
+ *   replayinject record IFACE FILE SECONDS
+ *   replayinject play IFACE FILE
+ *
+ * record and play serve make bench's one-sided receive test, whose load
+ * must not depend on the sender's crypto: record keeps every IPv4 UDP or
+ * ESP frame this host sends on IFACE for SECONDS (any tunnel's datagrams;
+ * not the TCP of the guests' barriers); play sends them all out of IFACE
+ * again, in order, as fast as the device takes them.
  */
 
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <linux/if_ether.h>
@@ -34,7 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -345,6 +357,177 @@ static int cmd_send(int argc, char **argv)
 	close(fd);
 	printf("sent %ld\n", sent);
 	return sent == 2 * count ? 0 : 1;
+}
+
+/* ---- record and play: the one-sided receive test's load ---------------- */
+
+#define RECORD_MAX	150000	/* frames: about 220 MB of the guest's RAM */
+#define RECORD_RCVBUF	(64 << 20)
+#define PLAY_BATCH	64
+
+/* An IPv4 frame of a tunnel: UDP or ESP; not the barriers' TCP. */
+static bool tunnel_frame(const uint8_t *f, size_t len)
+{
+	if (len < ETH_HDR + 20 || f[12] != 0x08 || f[13] != 0x00 ||
+	    (f[ETH_HDR] >> 4) != 4)
+		return false;
+	return f[ETH_HDR + 9] == IPPROTO_UDP || f[ETH_HDR + 9] == IPPROTO_ESP;
+}
+
+/* A UDP checksum left partial by an offload: played back, it would be
+ * dropped before any tunnel saw it. 0 (none) is left alone.
+ */
+static bool udp_checksum_bad(const uint8_t *f, size_t len)
+{
+	const uint8_t *ip = f + ETH_HDR, *udp;
+	size_t ihl = (ip[0] & 0xf) * 4, ulen;
+
+	if (ip[9] != IPPROTO_UDP || ihl < 20 || len < ETH_HDR + ihl + 8)
+		return false;
+	udp = ip + ihl;
+	ulen = (udp[4] << 8) | udp[5];
+	if (!(udp[6] | udp[7]) || ulen < 8 || ulen > len - ETH_HDR - ihl)
+		return false;
+	return fold(sum16(udp, ulen, sum16(ip + 12, 8, 0) + IPPROTO_UDP + ulen));
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	const char *ifname = argv[0], *file = argv[1];
+	double seconds = atof(argv[2]), end;
+	static uint8_t buf[FRAME_MAX];
+	int fd, ifindex, rcvbuf = RECORD_RCVBUF, bad = 0;
+	struct tpacket_stats st = { 0 };
+	socklen_t stlen = sizeof(st);
+	long frames = 0, fixed = 0;
+	FILE *out;
+
+	if (argc != 3 || seconds <= 0) {
+		fprintf(stderr, "replayinject: record IFACE FILE SECONDS\n");
+		return 2;
+	}
+	fd = open_packet(ifname, &ifindex);
+	if (fd < 0)
+		return 2;
+	/* Losing frames here would read as loss at the receiver. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+	out = fopen(file, "w");
+	if (!out) {
+		perror("replayinject: record");
+		return 2;
+	}
+	end = pace_now() + seconds;
+	while (frames < RECORD_MAX && !bad && pace_now() < end) {
+		struct sockaddr_ll from;
+		socklen_t flen = sizeof(from);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint32_t len;
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+			     &flen);
+		if (n <= 0 || from.sll_pkttype != PACKET_OUTGOING ||
+		    !tunnel_frame(buf, n))
+			continue;
+		if (udp_checksum_bad(buf, n)) {
+			fix_checksums(buf, n);
+			fixed++;
+		}
+		len = n;
+		bad = fputc('o', out) == EOF || fwrite(&len, 4, 1, out) != 1 ||
+		      fwrite(buf, len, 1, out) != 1;
+		frames++;
+	}
+	getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &stlen);
+	close(fd);
+	if (fclose(out) || bad) {
+		perror("replayinject: writing the recording");
+		return 2;
+	}
+	printf("recorded %ld dropped %u fixed %ld\n", frames, st.tp_drops,
+	       fixed);
+	return frames ? 0 : 1;
+}
+
+/* The recording's frames, in place in the mapped FILE. */
+static struct iovec *recording_frames(const uint8_t *p, size_t size,
+				      size_t *n)
+{
+	struct iovec *iov = calloc(RECORD_MAX, sizeof(*iov));
+	size_t off = 0;
+	uint32_t len;
+
+	*n = 0;
+	while (iov && *n < RECORD_MAX && off + 5 <= size && p[off] == 'o') {
+		memcpy(&len, p + off + 1, 4);
+		if (len > FRAME_MAX || off + 5 + len > size)
+			break;
+		iov[*n].iov_base = (void *)(p + off + 5);
+		iov[(*n)++].iov_len = len;
+		off += 5 + len;
+	}
+	return iov;
+}
+
+static int cmd_play(int argc, char **argv)
+{
+	static struct mmsghdr msgs[PLAY_BATCH];
+	const char *ifname = argv[0], *file = argv[1];
+	int fd, in, ifindex, one = 1;
+	size_t n, sent = 0, i;
+	struct iovec *iov;
+	struct stat sb;
+	double start;
+	uint8_t *p;
+
+	if (argc != 2)
+		return 2;
+	in = open(file, O_RDONLY);
+	if (in < 0 || fstat(in, &sb) || !sb.st_size) {
+		fprintf(stderr, "replayinject: no recording in %s\n", file);
+		return 2;
+	}
+	p = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in, 0);
+	close(in);
+	if (p == MAP_FAILED) {
+		perror("replayinject: mmap");
+		return 2;
+	}
+	iov = recording_frames(p, sb.st_size, &n);
+	fd = open_packet(ifname, &ifindex);
+	if (!iov || fd < 0)
+		return 2;
+	/* Straight to the driver: the qdisc is no part of the receiver. */
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	start = pace_now();
+	while (sent < n) {
+		size_t batch = n - sent < PLAY_BATCH ? n - sent : PLAY_BATCH;
+		int r;
+
+		for (i = 0; i < batch; i++) {
+			memset(&msgs[i], 0, sizeof(msgs[i]));
+			msgs[i].msg_hdr.msg_iov = &iov[sent + i];
+			msgs[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = sendmmsg(fd, msgs, batch, 0);
+		if (r > 0) {
+			sent += r;
+			continue;
+		}
+		/* A full device queue: the frame was not sent; wait. */
+		if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		perror("replayinject: play");
+		return 2;
+	}
+	printf("played %zu seconds %.3f\n", sent, pace_now() - start);
+	return 0;
 }
 
 /* ---- hostile: what a sender without the key can make of a capture ------ */
@@ -702,10 +885,16 @@ int main(int argc, char **argv)
 		return cmd_send(argc - 2, argv + 2);
 	if (argc >= 6 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(argc - 2, argv + 2);
+	if (argc == 5 && !strcmp(argv[1], "record"))
+		return cmd_record(argc - 2, argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "play"))
+		return cmd_play(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: replayinject capture IFACE PORT FILE [--timeout SEC] [--out N]\n"
 		"       replayinject send IFACE FILE COUNT [--interval-ms N]\n"
 		"       replayinject hostile IFACE FILE OLDFILE COUNT [--rate PPS]\n"
-		"                    [--seed N] [--classes NAME,...]\n");
+		"                    [--seed N] [--classes NAME,...]\n"
+		"       replayinject record IFACE FILE SECONDS\n"
+		"       replayinject play IFACE FILE\n");
 	return 2;
 }

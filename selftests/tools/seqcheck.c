@@ -18,6 +18,7 @@
  *
  *   received N lost N duplicates N reordered N
  *   corrupt N invalid N socket_drops N
+ *   first_to_last_seconds S
  *
  * and exits 0 only if nothing was reordered, duplicated or corrupted and at
  * most --max-loss (default 0) datagrams were lost; 1 otherwise; 2 on usage
@@ -523,6 +524,7 @@ static int cmd_recv(int argc, char **argv)
 	uint64_t count, timeout = SEQ_DEF_TIMEOUT, max_loss = 0;
 	uint64_t socket_drops = 0;
 	size_t size_min = 0, size_max = 0;
+	double first = 0, last = 0;
 	struct seq_state st;
 	uint16_t port;
 	int npos = 0, fd, ret;
@@ -604,11 +606,17 @@ static int cmd_recv(int argc, char **argv)
 			break;
 		}
 		/* a truncated datagram (> SEQ_MAX_SIZE) is foreign */
-		seq_account(&st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n);
+		if (seq_account(&st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n) !=
+		    SEQ_INVALID) {
+			last = pace_now();
+			if (!first)
+				first = last;
+		}
 	}
 	socket_drops = read_socket_drops(fd);
 	close(fd);
 	seq_report(stdout, &st, socket_drops);
+	printf("first_to_last_seconds %.6f\n", last - first);
 	if (!ret)
 		ret = seq_passed(&st, max_loss) ? 0 : 1;
 	seq_free(&st);

@@ -28,6 +28,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "pace.h"
+
 #define BATCH_MAX	1024
 #define SIZE_MAX_UDP	65507
 
@@ -66,14 +68,6 @@ static int parse_addr(const char *s, long port, struct sockaddr_storage *ss,
 	}
 	fprintf(stderr, "udpload: '%s' is not a numeric address\n", s);
 	return -1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void print_usage(FILE *f)
@@ -119,9 +113,9 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	start = now();
+	start = pace_now();
 	end = start + (double)seconds;
-	while (now() < end) {
+	while (pace_now() < end) {
 		int n = sendmmsg(fd, msgs, (unsigned int)batch, 0);
 
 		if (n > 0) {
@@ -141,6 +135,6 @@ int main(int argc, char **argv)
 		perror("udpload: sendmmsg");
 		return 2;
 	}
-	printf("sent %" PRIu64 " seconds %.3f\n", sent, now() - start);
+	printf("sent %" PRIu64 " seconds %.3f\n", sent, pace_now() - start);
 	return 0;
 }
