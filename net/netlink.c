@@ -15,16 +15,6 @@
 #include "padtun.h"
 #include "transform.h"
 
-/* For a message chosen at run time; NL_SET_ERR_MSG_ATTR wants a literal. */
-static void padtun_set_err(struct netlink_ext_ack *extack,
-			   const struct nlattr *attr, const char *msg)
-{
-	if (extack) {
-		extack->_msg = msg;
-		extack->bad_attr = attr;
-	}
-}
-
 static int padtun_validate_addr_len(const struct nlattr *attr,
 				    struct netlink_ext_ack *extack)
 {
@@ -101,9 +91,12 @@ static int padtun_validate_addr(const struct nlattr *attr, bool remote,
 	return 0;
 
 bad:
-	padtun_set_err(extack, attr, remote ?
-		       "remote address must be a unicast address" :
-		       "local address must be a unicast address or unspecified");
+	if (remote)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "remote address must be a unicast address");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "local address must be a unicast address or unspecified");
 	return -EINVAL;
 }
 
@@ -146,10 +139,8 @@ static int padtun_validate_crypto(struct nlattr *data[],
 			return -EINVAL;
 		}
 	}
-	if (key && desc->alg && !padtun_transform_key_ok(desc, nla_len(key))) {
-		padtun_set_err(extack, key, desc->key_msg);
-		return -EINVAL;
-	}
+	if (key)
+		return padtun_transform_check_key(desc, key, extack);
 	return 0;
 }
 

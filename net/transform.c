@@ -26,13 +26,11 @@ static const struct padtun_transform_desc padtun_transforms[] = {
 		.alg = "rfc7539(chacha20,poly1305)",
 		.lib = true,
 		.key_lens = { 32 },
-		.key_msg = "chacha20poly1305 takes a 32-byte key",
 	},
 	{
 		.name = "gcm-aes",
 		.alg = "gcm(aes)",
 		.key_lens = { 16, 24, 32 },
-		.key_msg = "gcm-aes takes a 16, 24 or 32-byte key",
 	},
 	{
 		/* Header and sequence number only: measures the machinery. */
@@ -56,8 +54,8 @@ const struct padtun_transform_desc *padtun_transform_find(const char *name)
 	return NULL;
 }
 
-bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
-			     unsigned int len)
+static bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
+				    unsigned int len)
 {
 	int i;
 
@@ -65,6 +63,30 @@ bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
 		if (len == desc->key_lens[i])
 			return true;
 	return false;
+}
+
+/**
+ * padtun_transform_check_key - refuse a key @desc cannot take
+ * @desc: the transform
+ * @key: IFLA_PADTUN_KEY
+ * @extack: for the reason of a refusal
+ *
+ * Return: 0, or -EINVAL with the lengths @desc takes in @extack.
+ */
+int padtun_transform_check_key(const struct padtun_transform_desc *desc,
+			       const struct nlattr *key,
+			       struct netlink_ext_ack *extack)
+{
+	if (!desc->alg || padtun_transform_key_ok(desc, nla_len(key)))
+		return 0;
+	/* NL_SET_ERR_MSG_ATTR takes a literal: one per transform. */
+	if (desc->lib)
+		NL_SET_ERR_MSG_ATTR(extack, key,
+				    "chacha20poly1305 takes a 32-byte key");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, key,
+				    "gcm-aes takes a 16, 24 or 32-byte key");
+	return -EINVAL;
 }
 
 /* A tfm keyed with @raw. */

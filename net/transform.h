@@ -9,6 +9,7 @@
 #include "keys.h"
 
 struct netlink_ext_ack;
+struct nlattr;
 struct padtun_pkt;
 struct sk_buff;
 
@@ -20,14 +21,14 @@ struct padtun_transform_desc {
 	const char *alg;		/* crypto API name; NULL: no crypto */
 	bool lib;			/* lib/crypto's chacha20poly1305 instead */
 	u8 key_lens[3];			/* accepted key lengths, 0-terminated */
-	const char *key_msg;		/* extack text for a wrong key length */
 };
 
 const struct padtun_transform_desc *padtun_transform_default(void);
 
 const struct padtun_transform_desc *padtun_transform_find(const char *name);
-bool padtun_transform_key_ok(const struct padtun_transform_desc *desc,
-			     unsigned int len);
+int padtun_transform_check_key(const struct padtun_transform_desc *desc,
+			       const struct nlattr *key,
+			       struct netlink_ext_ack *extack);
 
 /* The key of one direction and session: a crypto API tfm, or for lib/crypto
  * the key itself. Shared by all CPUs, read-only once set up.
