@@ -13,13 +13,15 @@
 # test: "MODE TEST REP busy_before total_before busy_after total_after"),
 # info (b: kernel, CPU, crypto drivers, pcrypt evidence), memory.ROLE,
 # core.txt (a), counters.ROLE.{before,after} (around the rounds),
-# MODE.tx1400.REP.tx (b: the one-sided test's wire counters).
+# MODE.tx1400.REP.tx (b: the one-sided transmit test's wire counters),
+# MODE.rx1400.REP.rx (b: what the one-sided receive test recorded and
+# played; a: what it delivered, its order and a's CPU time).
 . /selftests/lib/guest.sh
 . /selftests/lib/tunnels.sh
 
 reps=${PADNET_reps:-3}
 seconds=${PADNET_seconds:-4}
-tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400}
+tests=${PADNET_tests:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400,rx1400}
 padtun_cpus=${PADNET_padtun_cpus:-}
 mem_packets=${PADNET_mem_packets:-1000000}
 profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
@@ -120,7 +122,8 @@ memory_run() {
 }
 
 # profile MODE[@TEST]: perf in both guests while b runs TEST (tcp1, or
-# the one-sided tx1400) through MODE. Under
+# the one-sided tx1400; for rx1400, while b plays its recording) through
+# MODE. Under
 # TCG perf samples cpu-clock, idle included: the file gives the idle share,
 # then each symbol's share of the busy samples, in
 # $RESULTS/profile.MODE[@TEST].ROLE. With call graphs, .callers says which paths
@@ -132,15 +135,28 @@ profile() {
 	[ -n "$callgraph" ] && g=-g
 	one_sided_begin "$test" "$mode"
 	sync_with_peer
-	perf record -a $g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
-	recorder=$!
-	if [ "$ROLE" = b ]; then
-		case $test in
-		tx1400) tx_test "$(mode_peer "$mode")" 1400 > "$RESULTS/profile.$1.tx" ;;
-		*) iperf3 -c "$(mode_peer "$mode")" -t "$seconds" -J > "$RESULTS/profile.$1.json" ;;
-		esac
-	fi
-	wait $recorder
+	case $test in
+	rx*)
+		rx_perf="$g -o $data"
+		if [ "$ROLE" = b ]; then
+			rx_play "$(mode_peer "$mode")" 1400 > "$RESULTS/profile.$1.rx"
+		else
+			rx_receive > "$RESULTS/profile.$1.rx"
+		fi
+		rx_perf=""
+		;;
+	*)
+		perf record -a $g -o "$data" -- sleep "$seconds" > /dev/null 2>&1 &
+		recorder=$!
+		if [ "$ROLE" = b ]; then
+			case $test in
+			tx1400) tx_test "$(mode_peer "$mode")" 1400 > "$RESULTS/profile.$1.tx" ;;
+			*) iperf3 -c "$(mode_peer "$mode")" -t "$seconds" -J > "$RESULTS/profile.$1.json" ;;
+			esac
+		fi
+		wait $recorder
+		;;
+	esac
 	perf report -i "$data" --stdio --no-children --sort dso,sym --percent-limit 0 -g none \
 		2>/dev/null | awk -f /bench/busy-share.awk > "$out"
 	if [ -n "$callgraph" ]; then
@@ -154,27 +170,137 @@ profile() {
 	one_sided_end "$test"
 }
 
-# one_sided_begin TEST MODE: a one-sided test (tx*) measures the sender
-# alone: the peer discards every UDP datagram and ESP packet at its
-# underlay's ingress, before any protocol or tunnel sees them, so its
-# crypto never sets the pace. b first pings through MODE, so that a
-# handshake (WireGuard's, which retries a lost one after 5 s: hence the
-# deadline) gets through before the barrier and the filter after it; TCP
-# (the barriers) passes.
+# one_sided_begin TEST MODE: a one-sided test (tx*, rx*) measures one
+# guest alone. For it the peer of the sender discards every UDP datagram
+# and ESP packet at its underlay's ingress, before any protocol or tunnel
+# sees them, so its crypto never sets the pace: for tx* the whole test,
+# for rx* while b records (rx_receive lifts it for the playback). b first
+# pings through MODE, so that a handshake (WireGuard's, which retries a
+# lost one after 5 s: hence the deadline) gets through before the barrier
+# and the filter after it; TCP (the barriers) passes.
 one_sided_begin() {
-	case $1 in tx*) ;; *) return 0 ;; esac
+	case $1 in tx*|rx*) ;; *) return 0 ;; esac
 	[ "$ROLE" = b ] && ping -c 1 -w 8 "$(mode_peer "$2")" > /dev/null
 	sync_with_peer
-	[ "$ROLE" = a ] || return 0
+	[ "$ROLE" = a ] && discard_at_underlay on
+	return 0
+}
+
+one_sided_end() {
+	case $1 in tx*) [ "$ROLE" = a ] && discard_at_underlay off ;; esac
+	return 0
+}
+
+# discard_at_underlay on|off (guest a): tc's ingress hook on eth0 drops
+# every UDP datagram and ESP packet, or no longer.
+discard_at_underlay() {
+	if [ "$1" = off ]; then
+		tc qdisc del dev eth0 ingress
+		return
+	fi
 	tc qdisc add dev eth0 ingress &&
 	tc filter add dev eth0 ingress protocol ip u32 match ip protocol 17 0xff action drop &&
 	tc filter add dev eth0 ingress protocol ip u32 match ip protocol 50 0xff action drop
 }
 
-one_sided_end() {
-	case $1 in tx*) ;; *) return 0 ;; esac
-	[ "$ROLE" = a ] && tc qdisc del dev eth0 ingress
+# The one-sided receive test (rx*), after one_sided_begin: b records what
+# its tunnel sends for the test's time (seqcheck's numbered datagrams, a
+# discarding them, so a's window has seen none of them), then plays the
+# recording back at full speed to a, which now decrypts and delivers it to
+# a sequence checker: the rate no longer depends on b's crypto. No fresh
+# link is needed for the playback: the recorded sequence numbers are all
+# ahead of what a accepted. Two barriers in each guest: recorded, and
+# listening.
+RX_PORT=9009
+RX_COUNT=4000000
+rx_perf=""	# perf record's options: profile the playback (profile())
+
+# rx_perf_start / rx_perf_wait: perf in this guest during the playback,
+# when profile() asks for it. Started before the barrier that starts the
+# playback, with a second to set up: under TCG perf took seconds to start
+# recording, and one profile begun after the barrier missed the playback.
+rx_perf_start() {
+	[ -n "$rx_perf" ] || return 0
+	# shellcheck disable=SC2086
+	perf record -a $rx_perf -- sleep $((seconds + 2)) > /dev/null 2>&1 &
+	rx_perf_pid=$!
+	sleep 1
+}
+
+rx_perf_wait() {
+	[ -n "$rx_perf" ] && wait "$rx_perf_pid"
 	return 0
+}
+
+# rx_play ADDR SIZE (b): "recorded N dropped N fixed N", "played N seconds S".
+rx_play() {
+	local rec=/tmp/rx.recording recorder sender
+	replayinject record eth0 $rec "$seconds" &
+	recorder=$!
+	seqcheck send "$1" $RX_PORT $RX_COUNT "$2" > /dev/null &
+	sender=$!
+	wait $recorder
+	kill $sender
+	wait $sender
+	# What the tunnel still held reaches a while it discards: once
+	# accepted, its later numbers would make the playback's too old.
+	until_sent_all eth0
+	sync_with_peer
+	rx_perf_start
+	sync_with_peer
+	replayinject play eth0 $rec
+	rm -f $rec
+	rx_perf_wait
+}
+
+# until_sent_all DEV: until DEV's transmit count stands still for 0.2 s
+# (at most 10 s).
+until_sent_all() {
+	local s=/sys/class/net/$1/statistics/tx_packets last now
+	now=$(cat "$s")
+	for _ in $(seq 50); do
+		last=$now
+		sleep 0.2
+		now=$(cat "$s")
+		[ "$now" = "$last" ] && return 0
+	done
+}
+
+# rx_receive (a): seqcheck's report of what the playback delivered,
+# "verdict" its exit code (0: nothing reordered, duplicated or corrupt)
+# and each CPU's busy and total jiffies from before the playback to the
+# checker's end (cpu_delta).
+rx_receive() {
+	local checker c0 rc
+	sync_with_peer
+	discard_at_underlay off
+	seqcheck recv $RX_PORT $RX_COUNT --timeout 3 --max-loss $RX_COUNT \
+		> /tmp/rx.check 2> /tmp/rx.listening &
+	checker=$!
+	for _ in $(seq 50); do
+		grep -q listening /tmp/rx.listening && break
+		sleep 0.1
+	done
+	rx_perf_start
+	c0=$(cpu_each)
+	sync_with_peer
+	wait $checker
+	rc=$?
+	cpu_delta "$c0"
+	cat /tmp/rx.check
+	echo "verdict $rc"
+	rx_perf_wait
+}
+
+# cpu_each: "cpuN busy total" per CPU (jiffies, counted as cpu_now does):
+# which CPU did the transform and which the load.
+cpu_each() {
+	awk '$1 ~ /^cpu[0-9]/ { busy = $2 + $3 + $4 + $7 + $8; print $1, busy, busy + $5 + $6 }' /proc/stat
+}
+
+# cpu_delta BEFORE: "cpuN busy total" since BEFORE (cpu_each's output).
+cpu_delta() {
+	{ echo "$1"; cpu_each; } | awk '{ if ($1 in busy) print $1, $2 - busy[$1], $3 - total[$1]; else { busy[$1] = $2; total[$1] = $3 } }'
 }
 
 if [ "$ROLE" = a ]; then
@@ -187,6 +313,9 @@ if [ "$ROLE" = a ]; then
 				one_sided_begin "$test" "$mode"
 				sync_with_peer
 				before=$(cpu_now)
+				case $test in
+				rx*) rx_receive > "$RESULTS/$mode.$test.$rep.rx" ;;
+				esac
 				sync_with_peer
 				echo "$mode $test $rep $before $(cpu_now)" >> "$RESULTS/cpu.a"
 				one_sided_end "$test"
@@ -234,6 +363,7 @@ run_test() {
 		wait
 		;;
 	tx1400) tx_test "$t" 1400 > "$f.tx" ;;
+	rx1400) rx_play "$t" 1400 > "$f.rx" ;;
 	esac
 }
 
@@ -247,13 +377,7 @@ tx_test() {
 	p0=$(cat $s/tx_packets) b0=$(cat $s/tx_bytes) c0=$(cpu_each)
 	udpload "$1" 9 "$2" "$seconds"
 	echo "wire_packets $(($(cat $s/tx_packets) - p0)) wire_bytes $(($(cat $s/tx_bytes) - b0))"
-	{ echo "$c0"; cpu_each; } | awk '{ if ($1 in busy) print $1, $2 - busy[$1], $3 - total[$1]; else { busy[$1] = $2; total[$1] = $3 } }'
-}
-
-# cpu_each: "cpuN busy total" per CPU (jiffies, counted as cpu_now does):
-# which CPU did the transform and which the load.
-cpu_each() {
-	awk '$1 ~ /^cpu[0-9]/ { busy = $2 + $3 + $4 + $7 + $8; print $1, busy, busy + $5 + $6 }' /proc/stat
+	cpu_delta "$c0"
 }
 
 total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))

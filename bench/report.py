@@ -25,6 +25,7 @@ TESTS = {
     "lat_idle": ("RTT idle p50/p99", "ms"),
     "lat_load": ("RTT under TCP p50/p99", "ms"),
     "tx1400": ("one-sided tx 1400 B", "wire Mbit/s"),
+    "rx1400": ("one-sided rx 1400 B", "Mbit/s delivered"),
 }
 
 
@@ -56,6 +57,23 @@ def one_sided(path):
     us = {m[1]: int(m[2]) / 100 * 1e6 / packets if packets else float("nan")
           for m in re.finditer(r"^(cpu\d+) (\d+) (\d+)$", text, re.M)}
     return int(f["wire_bytes"]) * 8 / secs / 1e6, packets / secs / 1e3, us
+
+
+def playback(path_b, path_a, size=1400):
+    """The one-sided receive test (bench/guest.sh, rx_play and rx_receive):
+    delivered Mbit/s (UDP payload) and kpps over the checker's first to last
+    datagram, what b offered (kpps over its playback), datagrams lost,
+    reordered, the checker's verdict, and a's busy CPUs over the span and
+    busy time per delivered datagram in microseconds (all CPUs)."""
+    b, a = read(path_b), read(path_a)
+    fb, fa = dict(re.findall(r"(\w+) ([0-9.]+)", b)), dict(re.findall(r"(\w+) ([0-9.]+)", a))
+    got, span = int(fa["received"]), float(fa["first_to_last_seconds"])
+    played, play_s = int(fb["played"]), float(fb["seconds"])
+    busy = sum(int(m[1]) for m in re.finditer(r"^cpu\d+ (\d+) (\d+)$", a, re.M)) / 100
+    return dict(value=round(got * size * 8 / span / 1e6, 2), kpps=round(got / span / 1e3, 2),
+                offered_kpps=round(played / play_s / 1e3, 2), lost=max(played - got, 0),
+                reordered=int(fa["reordered"]), verdict=int(fa["verdict"]),
+                cpus_a=round(busy / span, 2), us_total=round(busy * 1e6 / got, 2))
 
 
 def rtts(path):
@@ -106,6 +124,8 @@ def collect(res):
             if test.startswith("lat"):
                 r = rtts(base + ".ping")
                 row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
+            elif test.startswith("rx"):
+                row.update(playback(base + ".rx", os.path.join(a, f"{mode}.{test}.{rep}.rx")))
             elif test.startswith("tx"):
                 mbit, kpps, us = one_sided(base + ".tx")
                 row.update(value=round(mbit, 2), kpps=round(kpps, 2),
@@ -143,6 +163,12 @@ def summarise(rows):
         if test.startswith("tx"):
             for k in ("kpps", "us_cpu0", "us_total"):
                 cell[k] = statistics.median(r[k] for r in rs)
+        if test.startswith("rx"):
+            for k in ("kpps", "offered_kpps", "cpus_a", "us_total"):
+                cell[k] = statistics.median(r.get(k, float("nan")) for r in rs)
+            cell["lost"] = sum(r.get("lost", 0) for r in rs)
+            cell["reordered"] = sum(r.get("reordered", 0) for r in rs)
+            cell["verdicts_failed"] = sum(r.get("verdict", 1) != 0 for r in rs)
         out.setdefault(mode, {})[test] = cell
     return out
 
@@ -265,7 +291,49 @@ plot "{cd}" using 2:xtic(1) with boxes, "" using 0:2:3:4 with yerrorbars lc "bla
 """)
 
 
-def one_sided_table(summary, modes):
+def one_sided_ratios(summary, m, test):
+    """x 1 CPU, x ESP+pcrypt and x ESP of one one-sided row: padtun on every
+    CPU over padtun with `cpus 0`, over ESP with the same AEAD, with and
+    without pcrypt; for ESP+pcrypt, x 1 CPU is over ESP (pcrypt's speed-up)."""
+    one = esp = pcr = float("nan")
+    if m.startswith("padtun-") and not m.endswith("-1cpu"):
+        one = ratio(summary, m, m + "-1cpu", test)
+    if m.startswith("padtun-") and not m.startswith("padtun-none"):
+        aead = m[len("padtun-"):].replace("-1cpu", "")
+        esp = ratio(summary, m, f"esp-{aead}", test)
+        pcr = ratio(summary, m, f"esp-pcrypt-{aead}", test)
+    if m.startswith("esp-pcrypt-"):
+        one = ratio(summary, m, "esp-" + m[len("esp-pcrypt-"):], test)
+    return one, pcr, esp
+
+
+def receive_table(summary, modes):
+    """The one-sided receive test: the receiver alone, a playback its load."""
+    md = ["One-sided receive (`rx1400`): guest b records what its mode sends for the test's time "
+          "(seqcheck's numbered 1400-byte datagrams; guest a discarding them at its underlay), then "
+          "plays the recording back to a at full speed with a packet socket; a decrypts and delivers "
+          "it to seqcheck. Delivered Mbit/s (UDP payload) and kpps over seqcheck's first to last "
+          "datagram, median (min-max); offered: b's playback rate; lost: offered but not delivered, "
+          "all repetitions; reordered: seqcheck's count, all repetitions (verdicts that failed in "
+          "brackets); CPUs a: a's busy CPUs over the span; x 1 CPU, x ESP+pcrypt, x ESP as for "
+          "transmit. WireGuard plays back within its session too.", "",
+          "| mode | Mbit/s | kpps | offered kpps | lost | reordered | CPUs a | x 1 CPU | "
+          "x ESP+pcrypt | x ESP |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for m in modes:
+        c = summary[m].get("rx1400")
+        if not c:
+            continue
+        one, pcr, esp = one_sided_ratios(summary, m, "rx1400")
+        failed = f" ({c['verdicts_failed']})" if c["verdicts_failed"] else ""
+        md.append(f"| {m} | {fmt(c['median'])} ({fmt(c['min'])}-{fmt(c['max'])}) | {fmt(c['kpps'])} | "
+                  f"{fmt(c['offered_kpps'])} | {c['lost']} | {c['reordered']}{failed} | "
+                  f"{fmt(c['cpus_a'], 2)} | {fmt(one, 2)} | {fmt(pcr, 2)} | {fmt(esp, 2)} |")
+    md.append("")
+    return md
+
+
+def one_sided_table(summary, modes, vcpus, host_cores):
     """The one-sided transmit test: the sender alone, the peer discarding."""
     md = ["One-sided transmit (`tx1400`): guest b sends 1400-byte UDP datagrams into the mode "
           "(`udpload`, sendmmsg batches of 64) for the test's time, guest a discards every UDP "
@@ -279,28 +347,20 @@ def one_sided_table(summary, modes):
         c = summary[m].get("tx1400")
         if not c:
             continue
-        one = esp = pcr = float("nan")
-        if m.startswith("padtun-") and not m.endswith("-1cpu"):
-            one = ratio(summary, m, m + "-1cpu", "tx1400")
-        if m.startswith("padtun-") and not m.startswith("padtun-none"):
-            aead = m[len("padtun-"):].replace("-1cpu", "")
-            esp = ratio(summary, m, f"esp-{aead}", "tx1400")
-            pcr = ratio(summary, m, f"esp-pcrypt-{aead}", "tx1400")
-        if m.startswith("esp-pcrypt-"):
-            one = ratio(summary, m, "esp-" + m[len("esp-pcrypt-"):], "tx1400")
+        one, pcr, esp = one_sided_ratios(summary, m, "tx1400")
         md.append(f"| {m} | {fmt(c['median'])} ({fmt(c['min'])}-{fmt(c['max'])}) | {fmt(c['kpps'])} | "
                   f"{fmt(100 * c['cpu_b'], 0)}% | {fmt(one, 2)} | {fmt(pcr, 2)} | {fmt(esp, 2)} |")
     md.append("")
     md.append("x 1 CPU of an ESP+pcrypt row: over ESP with the same AEAD (pcrypt's speed-up).")
     md.append("")
-    md.extend(scaling_model(summary))
+    md.extend(scaling_model(summary, vcpus, host_cores))
     return md
 
 
 MODEL_CPUS = (1, 2, 4, 8, 16, 32, 64)
 
 
-def scaling_model(summary):
+def scaling_model(summary, vcpus, host_cores):
     """padtun's one-sided transmit for N CPUs, from per-packet CPU costs
     measured in this run (the tx1400 cells' busy time per wire packet):
     G, the load (udpload and the inner stack up to padtun), what the
@@ -309,7 +369,8 @@ def scaling_model(summary):
     stage that does no crypto: an upper bound); P, the AEAD's parallel
     work, X-1cpu's CPU 0 less S. With the load on CPUs of its own (one
     thread), kpps(N) = min(1/G, 1/S, N/(P+S)); in this guest of V vCPUs
-    sharing everything, min(1/G, 1/S, V/(G+P+S))."""
+    sharing everything, min(1/G, 1/S, C/(G+P+S)) with C = min(V, H): a
+    guest has no more CPU than the host's H cores, whatever its V."""
     def cell(m):
         return summary.get(m, {}).get("tx1400")
 
@@ -321,8 +382,9 @@ def scaling_model(summary):
           "see bench/report.py, scaling_model()): G the load, S the serial CPU's share "
           "(padtun-none-1cpu's CPU 0), P the AEAD's parallel work; kpps(N) = "
           "min(1/G, 1/S, N/(P+S)) with the load on CPUs of its own. Predicted against "
-          "measured for this guest's two rows; hand-off: CPU per packet on every CPU "
-          "less on one.", "",
+          "measured for this guest's two rows, its every-CPU row as min(1/G, 1/S, C/(G+P+S)) "
+          f"with C = min({vcpus} vCPUs, {host_cores} host cores) = {min(vcpus, host_cores)}; "
+          "hand-off: CPU per packet on every CPU less on one.", "",
           "| transform | G | S | P | 1 CPU: predicted / measured kpps | every CPU: predicted / "
           "measured | hand-off | " + " | ".join(f"N={n}" for n in MODEL_CPUS) + " | saturates first |",
           "|---" * (7 + len(MODEL_CPUS)) + "|"]
@@ -332,7 +394,6 @@ def scaling_model(summary):
             continue
         g_us = one["us_total"] - one["us_cpu0"]
         p_us = max(one["us_cpu0"] - s_us, 0.0)
-        vcpus = 2
 
         def kpps(n, load_own):
             bounds = {"load": 1e3 / g_us, "serial": 1e3 / s_us,
@@ -342,7 +403,7 @@ def scaling_model(summary):
             return bounds[stage], stage
 
         pred_one = min(1e3 / g_us, 1e3 / (p_us + s_us))
-        pred_every = kpps(vcpus, False)[0]
+        pred_every = kpps(min(vcpus, host_cores), False)[0]
         curve = [kpps(n, True) for n in MODEL_CPUS]
         # N/(P+S) meets 1/S or 1/G: beyond it, more CPUs add nothing.
         n_serial, n_load = (p_us + s_us) / s_us, (p_us + s_us) / g_us
@@ -362,7 +423,8 @@ def main():
     rows = collect(res)
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples", "kpps",
-                                          "us_cpu0", "us_total", *WAKE_KEYS])
+                                          "us_cpu0", "us_total", "offered_kpps", "lost", "reordered",
+                                          "verdict", "cpus_a", *WAKE_KEYS])
         w.writeheader()
         for r in rows:
             w.writerow(r)
@@ -428,7 +490,9 @@ def main():
                           f"{fmt(c['ctxt_per_mb_a'])} / {fmt(c['ctxt_per_mb_b'])} |")
         md.append("")
     if any("tx1400" in summary[m] for m in modes):
-        md.extend(one_sided_table(summary, modes))
+        md.extend(one_sided_table(summary, modes, int(kv.get("vcpus", ["2"])[0]), os.cpu_count()))
+    if any("rx1400" in summary[m] for m in modes):
+        md.extend(receive_table(summary, modes))
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
     pcrypt = os.path.join(res, "b", "results", "pcrypt")
     if os.path.exists(pcrypt):

@@ -11,7 +11,7 @@
 # env: PADNET_BENCH_REPS (3), PADNET_BENCH_SECONDS (4), PADNET_BENCH_VCPUS (2),
 #      PADNET_BENCH_MEM (1024 MiB), PADNET_QEMU_CPU (qemu64: the guest CPU
 #      model), PADNET_BENCH_PADTUN_CPUS (padtun's CPU list; all CPUs),
-#      PADNET_BENCH_TESTS (tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400),
+#      PADNET_BENCH_TESTS (tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400,rx1400),
 #      PADNET_BENCH_MEM_PACKETS (1000000), PADNET_BENCH_PROFILE (modes to
 #      profile with perf under TCP, or MODE@tx1400 under the one-sided
 #      test; padtun-chacha20poly1305,wireguard; empty: none),
@@ -27,7 +27,7 @@ reps=${PADNET_BENCH_REPS:-3}
 seconds=${PADNET_BENCH_SECONDS:-4}
 vcpus=${PADNET_BENCH_VCPUS:-2}
 mem=${PADNET_BENCH_MEM:-1024}
-tests=${PADNET_BENCH_TESTS:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400}
+tests=${PADNET_BENCH_TESTS:-tcp1,tcp4,udp1400,udp64,lat_idle,lat_load,tx1400,rx1400}
 padtun_cpus=${PADNET_BENCH_PADTUN_CPUS:-}
 mem_packets=${PADNET_BENCH_MEM_PACKETS:-1000000}
 profile=${PADNET_BENCH_PROFILE-padtun-chacha20poly1305,wireguard}
