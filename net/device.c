@@ -169,32 +169,152 @@ static void padtun_set_default_mtu(struct padtun_dev *pt)
 	pt->dev->mtu = clamp(mtu, pt->dev->min_mtu, pt->dev->max_mtu);
 }
 
+/* What padtun_device_create() has set up, in the order it does it;
+ * padtun_unwind() takes a link down from any of them, in reverse.
+ */
+enum padtun_stage {
+	PADTUN_STAGE_NONE,
+	PADTUN_STAGE_STATS,
+	PADTUN_STAGE_TSTATS,
+	PADTUN_STAGE_TRANSFORM,
+	PADTUN_STAGE_CPUS,
+	PADTUN_STAGE_DST_CACHE,
+	PADTUN_STAGE_SOCKET,
+	PADTUN_STAGE_HOTPLUG,
+	PADTUN_STAGE_TX,
+	PADTUN_STAGE_DELIVER,
+	PADTUN_STAGE_RX,
+	PADTUN_STAGE_RECEIVING,
+};
+
+static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
+{
+	switch (reached) {
+	case PADTUN_STAGE_RECEIVING:
+		padtun_socket_detach(pt);
+		/* The burst's poll and the keys' work submit to the rx queue. */
+		padtun_burst_destroy(&pt->burst);
+		padtun_rx_keys_stop(pt);
+		fallthrough;
+	case PADTUN_STAGE_RX:
+		padtun_queue_destroy(&pt->rx);
+		fallthrough;
+	case PADTUN_STAGE_DELIVER:
+		/* rx serial() delivered its last. */
+		padtun_burst_destroy(&pt->deliver);
+		padtun_rx_keys_release(pt);
+		fallthrough;
+	case PADTUN_STAGE_TX:
+		padtun_queue_destroy(&pt->tx);
+		fallthrough;
+	case PADTUN_STAGE_HOTPLUG:
+		/* Only now: a submission refused until here may have kicked it. */
+		padtun_hotplug_remove(pt);
+		fallthrough;
+	case PADTUN_STAGE_SOCKET:
+		/* tx serial() sent its last. */
+		padtun_socket_release(pt);
+		fallthrough;
+	case PADTUN_STAGE_DST_CACHE:
+		dst_cache_destroy(&pt->dst_cache);
+		fallthrough;
+	case PADTUN_STAGE_CPUS:
+		kfree(pt->cpus_str);
+		free_cpumask_var(pt->cpus);
+		fallthrough;
+	case PADTUN_STAGE_TRANSFORM:
+		padtun_transform_destroy(&pt->transform);
+		fallthrough;
+	case PADTUN_STAGE_TSTATS:
+		free_percpu(pt->dev->tstats);
+		fallthrough;
+	case PADTUN_STAGE_STATS:
+		padtun_stats_free(pt);
+		fallthrough;
+	case PADTUN_STAGE_NONE:
+		break;
+	}
+}
+
 /* After the device left every list and its last reference went: nothing
- * transmits any more, and receive is cut off here first.
+ * transmits any more, and receive is cut off first.
  */
 static void padtun_destruct(struct net_device *dev)
 {
-	struct padtun_dev *pt = netdev_priv(dev);
+	padtun_unwind(netdev_priv(dev), PADTUN_STAGE_RECEIVING);
+}
 
-	padtun_socket_detach(pt);
-	/* The burst's poll and the keys' work submit to the rx queue. */
-	padtun_burst_destroy(&pt->burst);
-	padtun_rx_keys_stop(pt);
-	padtun_queue_destroy(&pt->rx);
-	/* rx serial() delivered its last. */
-	padtun_burst_destroy(&pt->deliver);
-	padtun_rx_keys_release(pt);
-	/* tx serial() still sends: the socket goes after. */
-	padtun_queue_destroy(&pt->tx);
-	/* Only now: a submission refused until here may have kicked it. */
-	padtun_hotplug_remove(pt);
-	padtun_socket_release(pt);
-	dst_cache_destroy(&pt->dst_cache);
-	kfree(pt->cpus_str);
-	free_cpumask_var(pt->cpus);
-	padtun_transform_destroy(&pt->transform);
-	free_percpu(dev->tstats);
-	padtun_stats_free(pt);
+/* Everything but receiving and the device's registration; *@reached says
+ * how far it got.
+ */
+static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
+			       struct netlink_ext_ack *extack,
+			       enum padtun_stage *reached)
+{
+	int ret;
+
+	ret = padtun_stats_init(pt);
+	if (ret)
+		return ret;
+	*reached = PADTUN_STAGE_STATS;
+	/* The UDP tunnel core counts what it sends in dev->tstats. */
+	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
+	if (!pt->dev->tstats)
+		return -ENOMEM;
+	*reached = PADTUN_STAGE_TSTATS;
+	if (cfg->transform->alg) {
+		ret = padtun_set_key_labels(pt, extack);
+		if (ret)
+			return ret;
+	}
+	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
+				    cfg->key_len, pt->session, extack);
+	if (ret)
+		return ret;
+	*reached = PADTUN_STAGE_TRANSFORM;
+	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
+		       pt->transform.req_size;
+
+	/* Freeing a mask that was never allocated is a no-op. */
+	*reached = PADTUN_STAGE_CPUS;
+	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu, cfg->rx_cb_cpu);
+	if (ret)
+		return ret;
+	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL);
+	if (ret)
+		return ret;
+	*reached = PADTUN_STAGE_DST_CACHE;
+
+	ret = padtun_socket_open(pt, extack);
+	if (ret)
+		return ret;
+	*reached = PADTUN_STAGE_SOCKET;
+	if (!cfg->mtu_given)
+		padtun_set_default_mtu(pt);
+	ret = padtun_hotplug_add(pt);
+	if (ret)
+		return ret;
+	*reached = PADTUN_STAGE_HOTPLUG;
+
+	ret = padtun_queue_init(&pt->tx, pt, &padtun_tx_ops, pt->cpus);
+	if (ret)
+		goto err_padata;
+	*reached = PADTUN_STAGE_TX;
+	/* rx serial() hands packets to it: made before the rx queue. */
+	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
+	*reached = PADTUN_STAGE_DELIVER;
+	atomic_set(&pt->rx_unauth_bytes, 0);
+	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus);
+	if (ret)
+		goto err_padata;
+	*reached = PADTUN_STAGE_RX;
+	return 0;
+
+err_padata:
+	NL_SET_ERR_MSG(extack, "cannot set up padata on these CPUs");
+	return ret;
 }
 
 /**
@@ -208,99 +328,26 @@ static void padtun_destruct(struct net_device *dev)
 int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 			 struct netlink_ext_ack *extack)
 {
+	enum padtun_stage reached = PADTUN_STAGE_NONE;
 	int ret;
 
 	padtun_copy_config(pt, cfg);
-
-	ret = padtun_stats_init(pt);
+	ret = padtun_device_setup(pt, cfg, extack, &reached);
 	if (ret)
-		return ret;
-	/* The UDP tunnel core counts what it sends in dev->tstats. */
-	ret = -ENOMEM;
-	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
-	if (!pt->dev->tstats)
-		goto err_stats;
-	if (cfg->transform->alg) {
-		ret = padtun_set_key_labels(pt, extack);
-		if (ret)
-			goto err_tstats;
-	}
-	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
-				    cfg->key_len, pt->session, extack);
-	if (ret)
-		goto err_tstats;
-	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
-		       pt->transform.req_size;
-
-	ret = -ENOMEM;
-	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL))
-		goto err_transform;
-	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu, cfg->rx_cb_cpu);
-	if (ret)
-		goto err_cpus;
-	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL);
-	if (ret)
-		goto err_cpus;
-
-	ret = padtun_queue_init(&pt->tx, pt, &padtun_tx_ops, pt->cpus);
-	if (ret)
-		goto err_padata;
-	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus);
-	if (ret)
-		goto err_rx_padata;
-
-	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
-	atomic_set(&pt->rx_unauth_bytes, 0);
+		goto err;
 	padtun_burst_init(&pt->burst, pt, padtun_rx_submit_taken);
-	ret = padtun_socket_open(pt, extack);
-	if (ret)
-		goto err_burst;
-	if (!cfg->mtu_given)
-		padtun_set_default_mtu(pt);
-	ret = padtun_hotplug_add(pt);
-	if (ret)
-		goto err_socket;
+	padtun_socket_attach(pt);
+	reached = PADTUN_STAGE_RECEIVING;
 
 	ret = register_netdevice(pt->dev);
 	if (ret)
-		goto err_hotplug;
+		goto err;
 	/* Only now: register_netdevice would call it on its own failure. */
 	pt->dev->priv_destructor = padtun_destruct;
 	return 0;
 
-err_hotplug:
-	padtun_hotplug_remove(pt);
-err_socket:
-	padtun_socket_detach(pt);
-	padtun_burst_destroy(&pt->burst);
-	padtun_rx_keys_stop(pt);
-	padtun_socket_release(pt);
-	goto err_rx;
-err_burst:
-	padtun_burst_destroy(&pt->burst);
-err_rx:
-	padtun_queue_destroy(&pt->rx);
-	padtun_burst_destroy(&pt->deliver);
-	padtun_queue_destroy(&pt->tx);
-	/* A datagram received since the socket opened may have kicked it. */
-	padtun_hotplug_cancel(pt);
-	padtun_rx_keys_release(pt);
-	goto err_dst_cache;
-err_rx_padata:
-	padtun_queue_destroy(&pt->tx);
-err_padata:
-	NL_SET_ERR_MSG(extack, "cannot set up padata on these CPUs");
-err_dst_cache:
-	dst_cache_destroy(&pt->dst_cache);
-err_cpus:
-	kfree(pt->cpus_str);
-	free_cpumask_var(pt->cpus);
-err_transform:
-	padtun_transform_destroy(&pt->transform);
-err_tstats:
-	free_percpu(pt->dev->tstats);
-err_stats:
-	padtun_stats_free(pt);
+err:
+	padtun_unwind(pt, reached);
 	return ret;
 }
 

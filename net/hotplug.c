@@ -202,29 +202,19 @@ int padtun_hotplug_add(struct padtun_dev *pt)
 }
 
 /**
- * padtun_hotplug_cancel - wait for a look under way, drop one asked for
- * @pt: the device, unregistered or never registered
- *
- * Context: process. Nothing may kick the work any more: both queues are
- * destroyed (a submission refused for an inactive serial CPU kicks it).
- */
-void padtun_hotplug_cancel(struct padtun_dev *pt)
-{
-	cancel_delayed_work_sync(&pt->hotplug_work);
-}
-
-/**
  * padtun_hotplug_remove - stop following CPU hotplug
  * @pt: the device, unregistered or never registered
  *
- * Context: process. Cancels the work too; a queue not destroyed yet may
- * kick it again, so then padtun_hotplug_cancel() follows once it is.
+ * Context: process, RTNL held or not (the work only tries for it). Both
+ * queues are destroyed: nothing kicks the work any more (a submission
+ * refused for an inactive serial CPU does). Waits for a look under way
+ * and drops one asked for.
  */
 void padtun_hotplug_remove(struct padtun_dev *pt)
 {
 	cpuhp_state_remove_instance_nocalls(padtun_cpuhp_state,
 					    &pt->cpuhp_node);
-	padtun_hotplug_cancel(pt);
+	cancel_delayed_work_sync(&pt->hotplug_work);
 }
 
 int padtun_hotplug_init(void)

@@ -136,7 +136,6 @@ void padtun_hotplug_exit(void);
 void padtun_hotplug_init_dev(struct padtun_dev *pt);
 int padtun_hotplug_add(struct padtun_dev *pt);
 void padtun_hotplug_remove(struct padtun_dev *pt);
-void padtun_hotplug_cancel(struct padtun_dev *pt);
 void padtun_hotplug_kick(struct padtun_dev *pt);
 void padtun_serial_cpus_reset(struct padtun_dev *pt);
 

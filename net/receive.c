@@ -186,7 +186,7 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	const struct padtun_header *hdr;
 
-	/* Being torn down: padtun_socket_detach() cleared it. */
+	/* Not attached yet, or being torn down (padtun_socket_detach()). */
 	if (unlikely(!pt))
 		goto drop;
 

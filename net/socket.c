@@ -19,10 +19,12 @@
 #include "padtun.h"
 #include "socket.h"
 
+/* A tunnel socket that drops what it receives until padtun_socket_attach():
+ * created before the queues, so that it outlives the last send.
+ */
 int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack)
 {
 	struct udp_tunnel_sock_cfg tunnel_cfg = {
-		.sk_user_data = pt,
 		.encap_type = 1,
 		.encap_rcv = padtun_receive,
 	};
@@ -55,9 +57,14 @@ int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack)
 		return ret;
 	}
 	pt->sock = sock;
-	/* From here on padtun_receive() may run: the queues exist already. */
 	setup_udp_tunnel_sock(pt->net, sock, &tunnel_cfg);
 	return 0;
+}
+
+/* From here on padtun_receive() queues what it receives: the queues exist. */
+void padtun_socket_attach(struct padtun_dev *pt)
+{
+	rcu_assign_sk_user_data(pt->sock->sk, pt);
 }
 
 /* Stop receiving but keep the socket for the packets still to be sent. */

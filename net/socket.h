@@ -10,6 +10,7 @@ struct sock;
 union padtun_addr;
 
 int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack);
+void padtun_socket_attach(struct padtun_dev *pt);
 void padtun_socket_detach(struct padtun_dev *pt);
 void padtun_socket_release(struct padtun_dev *pt);
 int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb);
