@@ -3,16 +3,18 @@
  * The net_device: creation and teardown of everything a link owns, and
  * the live CPU-list change.
  *
- * padtun is an Ethernet-type device (ARPHRD_ETHER, NOARP, point-to-point)
- * so that pktgen, which only drives Ethernet devices, can drive it; only
- * the IP packet is carried, the Ethernet header never leaves the host.
+ * padtun is a layer-3 device, as WireGuard, ipip and GRE are
+ * (ARPHRD_NONE, point-to-point, no ARP, no link-layer header): packets
+ * are IP packets from the stack's first byte to the tunnel's.
  */
 
-#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
+#include <linux/if_ether.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/ip.h>
+#include <net/ip_tunnels.h>
+#include <net/pkt_sched.h>
 
 #include "messages.h"
 #include "padtun.h"
@@ -56,23 +58,24 @@ static const struct net_device_ops padtun_netdev_ops = {
 	.ndo_stop		= padtun_stop,
 	.ndo_start_xmit		= padtun_xmit,
 	.ndo_get_stats64	= padtun_get_stats64,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
 void padtun_setup(struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 
-	ether_setup(dev);
 	dev->netdev_ops = &padtun_netdev_ops;
 	dev->ethtool_ops = &padtun_ethtool_ops;
+	dev->header_ops = &ip_tunnel_header_ops;
 	dev->needs_free_netdev = true;
 
-	dev->flags |= IFF_NOARP | IFF_POINTOPOINT;
-	dev->flags &= ~IFF_BROADCAST;
-	/* xmit rewrites the skb in place: pktgen must not share one. */
-	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+	dev->type = ARPHRD_NONE;
+	dev->flags = IFF_POINTOPOINT | IFF_NOARP;
+	dev->hard_header_len = 0;
+	dev->addr_len = 0;
+	dev->mtu = ETH_DATA_LEN;
+	/* A qdisc: flow control stops the queue while padata is full. */
+	dev->tx_queue_len = DEFAULT_TX_QUEUE_LEN;
 
 	/* Sockets stay in the creating namespace: so does the device. */
 	dev->features |= NETIF_F_NETNS_LOCAL | PADTUN_FEATURES;
@@ -84,7 +87,6 @@ void padtun_setup(struct net_device *dev)
 	dev->max_mtu = IP_MAX_MTU - sizeof(struct ipv6hdr) -
 		       sizeof(struct udphdr) - sizeof(struct padtun_header) -
 		       PADTUN_TAG_LEN;
-	eth_hw_addr_random(dev);
 
 	memset(pt, 0, sizeof(*pt));
 	pt->dev = dev;

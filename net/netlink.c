@@ -5,7 +5,6 @@
  */
 
 #include <linux/cpumask.h>
-#include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
@@ -222,16 +221,9 @@ static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
 	int ret;
 
 	if (tb[IFLA_ADDRESS]) {
-		if (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
-					    "MAC address must be 6 bytes");
-			return -EINVAL;
-		}
-		if (!is_valid_ether_addr(nla_data(tb[IFLA_ADDRESS]))) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
-					    "MAC address must be unicast");
-			return -EADDRNOTAVAIL;
-		}
+		NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
+				    "padtun is a layer-3 device: it has no link-layer address");
+		return -EINVAL;
 	}
 	/* Several tx queues would mean concurrent xmits: sequence numbers
 	 * (the nonce) handed out twice, and submission out of their order.

@@ -7,7 +7,7 @@
  * through the link's delivery list (burst.c) to GRO, in arrival order.
  */
 
-#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
@@ -335,29 +335,23 @@ static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
 	if (err)
 		return err;
 	PADTUN_CB(skb)->len = skb->len;
-	/* Room for the Ethernet header padtun_rx_deliver() puts back. */
-	return skb_cow_head(skb, ETH_HLEN);
+	return 0;
 }
 
-/* Dress the packet as an Ethernet frame to ourselves and queue it for
- * GRO. True: queued, and held in flight until padtun_rx_to_gro().
+/* Hand the packet, an IP packet from our layer-3 device, to GRO's queue.
+ * True: queued, and held in flight until padtun_rx_to_gro().
  */
 static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 			      unsigned int len)
 {
 	struct net_device *dev = pt->dev;
-	struct ethhdr *eth;
-	__be16 protocol = skb->protocol;
 
 	/* Same namespace: the socket lives in the device's own. */
 	skb_scrub_packet(skb, false);
 	skb->encapsulation = 0;
-
-	eth = skb_push(skb, ETH_HLEN);
-	ether_addr_copy(eth->h_dest, dev->dev_addr);
-	ether_addr_copy(eth->h_source, dev->dev_addr);
-	eth->h_proto = protocol;
-	skb->protocol = eth_type_trans(skb, dev);
+	skb->dev = dev;
+	/* No link-layer header: it starts where the IP header does. */
+	skb_reset_mac_header(skb);
 
 	/* Down, or unregistered and its NAPI instances going: drop. No
 	 * bound of the list's own: rx's in-flight limit is it.

@@ -7,7 +7,7 @@
  * the order they were numbered.
  */
 
-#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
@@ -49,17 +49,14 @@ static void padtun_tx_maybe_stop(struct padtun_dev *pt)
 	padtun_tx_maybe_wake(&pt->tx);
 }
 
-/* padtun is an Ethernet-type device (pktgen only drives those), but only
- * the IP packet goes on the wire: start the skb at its network header.
+/* padtun is a layer-3 device: a packet starts at its IP header, whose
+ * version must be the one skb->protocol says.
  */
-static bool padtun_tx_strip_link_header(struct sk_buff *skb)
+static bool padtun_tx_ip_ok(struct sk_buff *skb)
 {
-	int offset = skb_network_offset(skb);
 	u8 version;
 
-	if (unlikely(offset < 0 || offset > skb_headlen(skb)))
-		return false;
-	__skb_pull(skb, offset);
+	skb_reset_network_header(skb);
 	if (unlikely(!pskb_may_pull(skb, sizeof(struct iphdr))))
 		return false;
 	version = ip_hdr(skb)->version;
@@ -214,7 +211,7 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	struct padtun_dev *pt = pkt->queue->pt;
 	int ret;
 
-	if (unlikely(!padtun_tx_strip_link_header(skb)))
+	if (unlikely(!padtun_tx_ip_ok(skb)))
 		return -EPROTO;
 	PADTUN_CB(skb)->len = skb->len;
 	if (padtun_tx_checksum(skb))

@@ -38,6 +38,10 @@ refused "callback CPU must be one of the CPU list" $BASE port 5555 key $KEY cpus
 refused "callback CPU is offline" $BASE port 5555 key $KEY cbcpu 77
 refused "receive's callback CPU must be one of the CPU list" $BASE port 5555 key $KEY cpus 0 rxcbcpu 1
 refused "callback CPU is offline" $BASE port 5555 key $KEY rxcbcpu 77
+err=$(ip link add padtun9 address 02:00:00:00:00:01 type padtun $BASE port 5555 key $KEY 2>&1)
+[ $? != 0 ] && echo "$err" | grep -q "layer-3 device: it has no link-layer address" &&
+	! ip link show padtun9 > /dev/null 2>&1
+ok $? "refused: a link-layer address ($err)"
 refused "local port must not be 0|invalid localport" $BASE localport 0 remoteport 5555 key $KEY
 refused "remote port must not be 0|invalid remoteport" $BASE localport 5555 remoteport 0 key $KEY
 refused "a UDP port is required" $BASE key $KEY
@@ -75,6 +79,8 @@ ip -d link show padtun0 > "$RESULTS/link.txt"
 cat "$RESULTS/link.txt"
 ! grep -q "$KEY" "$RESULTS/link.txt"
 ok $? "the key is not shown"
+grep -q "link/none" "$RESULTS/link.txt" && ! grep -qiE "([0-9a-f]{2}:){5}[0-9a-f]{2}" "$RESULTS/link.txt"
+ok $? "a layer-3 device: link/none, no MAC address"
 err=$(ip link set padtun0 type padtun key $KEY 2>&1)
 [ $? != 0 ] && echo "$err" | grep -q "only cpus, cbcpu, rxcbcpu and maxinflight"
 ok $? "changelink refuses a new key: $err"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Lifecycle with traffic in flight: a link in a network namespace that is
-# torn down while pktgen drives it, and on the real link: delete padtun0
+# torn down while a UDP load drives it, and on the real link: delete padtun0
 # and unload padtun and padata while iperf3 runs through it, on both ends.
 # The host scans dmesg for splats and (sanitizer) kmemleak reports.
 # kernels: check sanitizer
@@ -12,8 +12,8 @@
 . /selftests/lib/guest.sh
 . /selftests/lib/padtun.sh
 
-# A namespace with a link looped onto itself, flooded by pktgen, then
-# deleted with the namespace while packets are in flight.
+# A namespace with a link looped onto itself, flooded, then deleted with
+# the namespace while packets are in flight.
 mkdir -p /run/netns
 ip netns add pt
 ip -n pt link set lo up
@@ -22,33 +22,17 @@ ok $? "padtun0 created in a namespace"
 ip -n pt addr add 198.19.1.1/24 dev padtun0 && ip -n pt link set padtun0 up
 ok $? "namespaced padtun0 up"
 
-pgset() { echo "$1" > "$PGDEV" || echo "# pktgen: '$1' refused"; }
-pktgen_flood() {	# pktgen_flood DEV (in the init namespace)
-	modprobe pktgen 2>/dev/null
-	[ -d /proc/net/pktgen ] || return 4
-	PGDEV=/proc/net/pktgen/kpktgend_0
-	pgset "rem_device_all"
-	pgset "add_device $1"
-	PGDEV=/proc/net/pktgen/$1
-	pgset "count 20000"
-	pgset "pkt_size 200"
-	pgset "dst 198.19.0.200"
-	pgset "dst_mac 02:00:00:00:00:01"
-	PGDEV=/proc/net/pktgen/pgctrl
-	pgset "start"
-}
-
-# pktgen runs in the init namespace: give it a looped link there too.
+# udpload runs in the init namespace: give it a looped link there too.
 ip link add pg0 type padtun local 127.0.0.1 remote 127.0.0.1 port 5556 key $KEY cpus 0-1
 ip link set lo up
 ip addr add 198.19.2.1/24 dev pg0 && ip link set pg0 up
-pktgen_flood pg0 &
+udpload 198.19.2.200 9 200 30 > /dev/null 2>&1 &
 flood=$!
 sleep 3
 sent=$(ethtool -S pg0 | sed -n 's/^ *tx_sent: //p')
-echo "# pktgen through pg0: tx_sent ${sent:-?}"
+echo "# udpload through pg0: tx_sent ${sent:-?}"
 [ "${sent:-0}" -gt 0 ]
-ok $? "pktgen drives padtun (tx_sent $sent)"
+ok $? "udpload drives padtun (tx_sent $sent)"
 # /bin/ip, not guest.sh's ip function: in the background that function
 # is a subshell, and killing it would leave seqcheck sending in the
 # namespace, which then outlives "ip netns del".
@@ -62,7 +46,7 @@ kill $blast
 ip netns del pt
 ok $? "namespace deleted with packets in flight"
 ip link del pg0
-ok $? "pg0 deleted while pktgen runs"
+ok $? "pg0 deleted while udpload runs"
 wait $flood 2>/dev/null
 wait
 
