@@ -524,7 +524,8 @@ static int cmd_recv(int argc, char **argv)
 	uint64_t count, timeout = SEQ_DEF_TIMEOUT, max_loss = 0;
 	uint64_t socket_drops = 0;
 	size_t size_min = 0, size_max = 0;
-	double first = 0, last = 0;
+	double first = 0, last;
+	bool idle = false;
 	struct seq_state st;
 	uint16_t port;
 	int npos = 0, fd, ret;
@@ -588,6 +589,7 @@ static int cmd_recv(int argc, char **argv)
 		if (r == 0) {
 			fprintf(stderr, "seqcheck: no datagram for %" PRIu64
 				" s, giving up\n", timeout);
+			idle = true;
 			break;
 		}
 		if (r < 0) {
@@ -607,16 +609,17 @@ static int cmd_recv(int argc, char **argv)
 		}
 		/* a truncated datagram (> SEQ_MAX_SIZE) is foreign */
 		if (seq_account(&st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n) !=
-		    SEQ_INVALID) {
-			last = pace_now();
-			if (!first)
-				first = last;
-		}
+		    SEQ_INVALID && !first)
+			first = pace_now();
 	}
+	/* Not a clock read per datagram: given up after the idle timeout,
+	 * the last one came that long ago.
+	 */
+	last = pace_now() - (idle ? (double)timeout : 0);
 	socket_drops = read_socket_drops(fd);
 	close(fd);
 	seq_report(stdout, &st, socket_drops);
-	printf("first_to_last_seconds %.6f\n", last - first);
+	printf("first_to_last_seconds %.6f\n", first ? last - first : 0);
 	if (!ret)
 		ret = seq_passed(&st, max_loss) ? 0 : 1;
 	seq_free(&st);
