@@ -3,13 +3,21 @@
  * seqcheck - UDP sequence checker for the padnet test scenarios.
  *
  *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]
+ *                 [--flows N]
  *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]
+ *                 [--flows N] [--dt N] [--bt N] [--history N] [--json]
+ *   seqcheck metrics [--first N] [--dt N] [--bt N] [--history N] [--wrap32]
+ *                 [--json] < ARRIVALS
  *   seqcheck selftest
  *
- * Each datagram starts with a 64-bit sequence number (0..COUNT-1, network
- * order), a 32-bit magic and the 32-bit datagram size, followed by a
- * pattern derived from the sequence number, so that the receiver detects
- * reordering, duplicates, loss and corrupted payloads. With --sizes, each
+ * Each datagram starts with a 64-bit sequence field (network order), a
+ * 32-bit magic and the 32-bit datagram size, followed by a pattern derived
+ * from the sequence field, so that the receiver detects reordering,
+ * duplicates, loss and corrupted payloads. The field's high 32 bits are
+ * the flow, its low 32 bits the flow's sequence number: with one flow (the
+ * default) it is the plain sequence number 0..COUNT-1 it always was, so
+ * old and new binaries read each other's datagrams. With --flows N,
+ * datagram n goes to flow n % N as that flow's number n / N. With --sizes, each
  * datagram's size is a pseudo-random function of its sequence number
  * between MIN and MAX (seq_size()), and a receiver given the same range
  * also counts a datagram of any other length as corrupt.
@@ -20,12 +28,17 @@
  *   corrupt N invalid N socket_drops N
  *   first_to_last_seconds S
  *
+ * then the RFC 4737 and RFC 5236 metrics in total and, with several flows,
+ * per flow (reorder_metrics.c), or all of it as one JSON object (--json),
  * and exits 0 only if nothing was reordered, duplicated or corrupted and at
  * most --max-loss (default 0) datagrams were lost; 1 otherwise; 2 on usage
  * or system errors. "reordered" counts datagrams whose sequence number is
- * lower than the highest seen before them (and not seen before: a repeat is
- * a duplicate only). "invalid" datagrams (foreign: bad magic, short, or a
- * sequence number >= COUNT) are ignored and reported, not judged.
+ * lower than the highest seen before them in their flow (and not seen
+ * before: a repeat is a duplicate only): RFC 4737's Type-P-Reordered.
+ * "invalid" datagrams (foreign: bad magic, short, a flow >= N or a
+ * sequence number beyond the flow's share of COUNT) are ignored and
+ * reported, not judged. "metrics" computes the same metrics on sequence
+ * numbers read from its input, for the tests and for other sources.
  *
  * The classification is seq_account(), which both the receiver and the
  * selftest call on raw datagram bytes; the selftest is the negative
@@ -52,6 +65,7 @@
 #include <linux/sock_diag.h>
 
 #include "pace.h"
+#include "reorder_metrics.h"
 
 #define SEQ_MAGIC	0x50445351u	/* "PDSQ" */
 #define SEQ_HDR_LEN	16		/* seq (8), magic (4), size (4) */
@@ -61,6 +75,8 @@
 #define SEQ_MAX_COUNT	4294967296ULL	/* 2^32 */
 #define SEQ_DEF_TIMEOUT	5
 #define SEQ_RCVBUF	(16 << 20)
+#define SEQ_MAX_FLOWS	1024
+#define SEQ_FLOW_SHIFT	32		/* flow in the field's high half */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -127,17 +143,25 @@ static void seq_build(uint8_t *buf, size_t size, uint64_t seq)
 
 /* ---- the checker: no I/O ------------------------------------------------ */
 
+/* What the receiver follows per flow: its own sequence space. */
+struct seq_flow {
+	uint64_t received, duplicates, reordered;
+	uint64_t highest;	/* highest seq seen so far, if any_seen */
+	bool any_seen;
+	struct rm_state rm;	/* RFC 4737 / 5236 metrics */
+};
+
 struct seq_state {
-	uint64_t count;		/* datagrams expected: seq 0..count-1 */
-	uint8_t *seen;		/* bitmap of count bits */
+	uint64_t count;		/* datagrams expected, over all flows */
+	uint8_t *seen;		/* bitmap of count bits, bit seq * nflows + flow */
 	uint64_t received;	/* distinct valid sequence numbers */
 	uint64_t duplicates;
 	uint64_t reordered;
 	uint64_t corrupt;	/* right magic and seq, wrong size or payload */
 	uint64_t invalid;	/* foreign datagrams, ignored */
-	uint64_t highest;	/* highest seq seen so far, if any_seen */
-	bool any_seen;
 	size_t size_min, size_max;	/* --sizes; 0: any size */
+	uint32_t nflows;
+	struct seq_flow *flow;
 };
 
 enum seq_class {
@@ -156,60 +180,118 @@ static const char *const seq_class_name[] = {
 	[SEQ_INVALID] = "invalid",
 };
 
-static int seq_init(struct seq_state *st, uint64_t count)
-{
-	memset(st, 0, sizeof(*st));
-	st->count = count;
-	st->seen = calloc(count / 8 + 1, 1);
-	return st->seen ? 0 : -1;
-}
+static const struct rm_params seq_def_params = {
+	.dt = RM_DEF_DT, .bt = RM_DEF_BT, .history = RM_DEF_HISTORY,
+};
 
 static void seq_free(struct seq_state *st)
 {
+	for (uint32_t f = 0; st->flow && f < st->nflows; f++)
+		rm_free(&st->flow[f].rm);
+	free(st->flow);
 	free(st->seen);
+	st->flow = NULL;
 	st->seen = NULL;
+}
+
+static int seq_init_flows(struct seq_state *st, uint64_t count,
+			  uint32_t nflows, const struct rm_params *p)
+{
+	memset(st, 0, sizeof(*st));
+	st->count = count;
+	st->nflows = nflows;
+	st->seen = calloc(count / 8 + 1, 1);
+	st->flow = calloc(nflows, sizeof(*st->flow));
+	if (!st->seen || !st->flow) {
+		seq_free(st);
+		return -1;
+	}
+	for (uint32_t f = 0; f < nflows; f++) {
+		if (rm_init(&st->flow[f].rm, p)) {
+			st->nflows = f;
+			seq_free(st);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int seq_init(struct seq_state *st, uint64_t count)
+{
+	return seq_init_flows(st, count, 1, &seq_def_params);
+}
+
+/* Datagrams flow f expects: its share of count, the first ones one more. */
+static uint64_t flow_expected(const struct seq_state *st, uint32_t f)
+{
+	return st->count / st->nflows + (f < st->count % st->nflows);
+}
+
+static bool payload_intact(const struct seq_state *st, const uint8_t *buf,
+			   size_t len, uint64_t field)
+{
+	if (get_be32(buf + 12) != len ||
+	    (st->size_max && len != seq_size(field, st->size_min, st->size_max)))
+		return false;
+	for (size_t i = SEQ_HDR_LEN; i < len; i++)
+		if (buf[i] != seq_pattern(field, i))
+			return false;
+	return true;
+}
+
+/* A first copy, in flow order or not: both counts and the RFC metrics. */
+static enum seq_class account_first_copy(struct seq_flow *fl, uint64_t seq,
+					 size_t len)
+{
+	double t = rm_wants_time(&fl->rm, seq) ? pace_now() : 0;
+	bool late = fl->any_seen && seq < fl->highest;
+
+	rm_feed(&fl->rm, seq, t, (uint32_t)len);
+	fl->received++;
+	if (late) {
+		fl->reordered++;
+		return SEQ_REORDERED;
+	}
+	fl->highest = seq;
+	fl->any_seen = true;
+	return SEQ_IN_ORDER;
 }
 
 /* Classify one received datagram and account for it. */
 static enum seq_class seq_account(struct seq_state *st, const uint8_t *buf,
 				  size_t len)
 {
-	uint64_t seq;
-	size_t i;
+	uint64_t field, seq, bit;
+	enum seq_class c;
+	uint32_t f;
 
 	if (len < SEQ_HDR_LEN || get_be32(buf + 8) != SEQ_MAGIC) {
 		st->invalid++;
 		return SEQ_INVALID;
 	}
-	seq = get_be64(buf);
-	if (seq >= st->count) {
+	field = get_be64(buf);
+	f = (uint32_t)(field >> SEQ_FLOW_SHIFT);
+	seq = field & UINT32_MAX;
+	bit = seq * st->nflows + f;
+	if (f >= st->nflows || bit >= st->count) {
 		st->invalid++;
 		return SEQ_INVALID;
 	}
-	if (get_be32(buf + 12) != len ||
-	    (st->size_max && len != seq_size(seq, st->size_min, st->size_max))) {
+	if (!payload_intact(st, buf, len, field)) {
 		st->corrupt++;
 		return SEQ_CORRUPT;
 	}
-	for (i = SEQ_HDR_LEN; i < len; i++) {
-		if (buf[i] != seq_pattern(seq, i)) {
-			st->corrupt++;
-			return SEQ_CORRUPT;
-		}
-	}
-	if (st->seen[seq / 8] & (1u << (seq % 8))) {
+	if (st->seen[bit / 8] & (1u << (bit % 8))) {
 		st->duplicates++;
+		st->flow[f].duplicates++;
 		return SEQ_DUPLICATE;
 	}
-	st->seen[seq / 8] |= 1u << (seq % 8);
+	st->seen[bit / 8] |= 1u << (bit % 8);
 	st->received++;
-	if (st->any_seen && seq < st->highest) {
+	c = account_first_copy(&st->flow[f], seq, len);
+	if (c == SEQ_REORDERED)
 		st->reordered++;
-		return SEQ_REORDERED;
-	}
-	st->highest = seq;
-	st->any_seen = true;
-	return SEQ_IN_ORDER;
+	return c;
 }
 
 static uint64_t seq_lost(const struct seq_state *st)
@@ -234,14 +316,126 @@ static void seq_report(FILE *f, const struct seq_state *st,
 		socket_drops);
 }
 
+/* The RFC metrics of every flow, pooled (RFC 5236's windows flushed). */
+static int summarize_flows(struct seq_state *st, struct rm_summary *all)
+{
+	if (rm_summary_init(all, &st->flow[0].rm.p))
+		return -1;
+	for (uint32_t f = 0; f < st->nflows; f++) {
+		rm_finish(&st->flow[f].rm);
+		rm_summarize(&st->flow[f].rm, all);
+	}
+	return 0;
+}
+
+/* One flow's own metrics into a fresh summary, for the per-flow report. */
+static int summarize_flow(const struct seq_flow *fl, struct rm_summary *one)
+{
+	if (rm_summary_init(one, &fl->rm.p))
+		return -1;
+	rm_summarize(&fl->rm, one);
+	return 0;
+}
+
+/*
+ * After the three lines of seq_report() and first_to_last_seconds: the
+ * metrics in total and, with several flows, each flow's counts and
+ * metrics. Scripts parse the first three lines; these come after them.
+ */
+static int report_metrics_text(FILE *out, struct seq_state *st)
+{
+	struct rm_summary sum;
+	char scope[24];
+
+	if (summarize_flows(st, &sum))
+		return -1;
+	rm_print_text(out, "total", &sum);
+	rm_summary_free(&sum);
+	for (uint32_t f = 0; st->nflows > 1 && f < st->nflows; f++) {
+		const struct seq_flow *fl = &st->flow[f];
+
+		fprintf(out, "flow %u expected %" PRIu64 " got %" PRIu64
+			" missing %" PRIu64 " repeats %" PRIu64 " reorders %"
+			PRIu64 "\n", f, flow_expected(st, f), fl->received,
+			flow_expected(st, f) - fl->received, fl->duplicates,
+			fl->reordered);
+		if (summarize_flow(fl, &sum))
+			return -1;
+		snprintf(scope, sizeof(scope), "flow%u", f);
+		rm_print_text(out, scope, &sum);
+		rm_summary_free(&sum);
+	}
+	return 0;
+}
+
+struct seq_run {		/* what recv knows beyond the checker */
+	uint64_t socket_drops, max_loss;
+	double seconds;
+};
+
+static int report_flows_json(FILE *out, struct seq_state *st)
+{
+	struct rm_summary sum;
+
+	fprintf(out, ",\"per_flow\":[");
+	for (uint32_t f = 0; f < st->nflows; f++) {
+		const struct seq_flow *fl = &st->flow[f];
+
+		if (summarize_flow(fl, &sum))
+			return -1;
+		fprintf(out, "%s{\"flow\":%u,\"expected\":%" PRIu64
+			",\"received\":%" PRIu64 ",\"lost\":%" PRIu64
+			",\"duplicates\":%" PRIu64 ",\"reordered\":%" PRIu64 ",",
+			f ? "," : "", f, flow_expected(st, f), fl->received,
+			flow_expected(st, f) - fl->received, fl->duplicates,
+			fl->reordered);
+		rm_print_json(out, &sum);
+		fputc('}', out);
+		rm_summary_free(&sum);
+	}
+	fprintf(out, "]");
+	return 0;
+}
+
+/* Everything recv knows as one JSON object (--json), on one line. */
+static int report_json(FILE *out, struct seq_state *st,
+		       const struct seq_run *run)
+{
+	struct rm_summary sum;
+
+	if (summarize_flows(st, &sum))
+		return -1;
+	fprintf(out, "{\"version\":1,\"count\":%" PRIu64 ",\"flows\":%u,"
+		"\"received\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"duplicates\":%"
+		PRIu64 ",\"reordered\":%" PRIu64 ",\"corrupt\":%" PRIu64
+		",\"invalid\":%" PRIu64 ",\"socket_drops\":%" PRIu64
+		",\"first_to_last_seconds\":%.6f,\"max_loss\":%" PRIu64
+		",\"pass\":%s,\"total\":{", st->count, st->nflows, st->received,
+		seq_lost(st), st->duplicates, st->reordered, st->corrupt,
+		st->invalid, run->socket_drops, run->seconds, run->max_loss,
+		seq_passed(st, run->max_loss) ? "true" : "false");
+	rm_print_json(out, &sum);
+	fputc('}', out);
+	rm_summary_free(&sum);
+	if (report_flows_json(out, st))
+		return -1;
+	fprintf(out, "}\n");
+	return 0;
+}
+
 /* ---- command line helpers ---------------------------------------------- */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]\n"
+		"                     [--flows N]\n"
 		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]\n"
+		"                     [--flows N] [--dt N] [--bt N] [--history N] [--json]\n"
+		"       seqcheck metrics [--first N] [--dt N] [--bt N] [--history N]\n"
+		"                     [--wrap32] [--json] < ARRIVALS\n"
 		"       seqcheck selftest\n"
+		"       seqcheck --help\n"
 		"\n"
 		"ADDR is a numeric IPv4 or IPv6 address (fe80::1%%IFACE allowed).\n"
 		"SIZE is the UDP payload size, %d..%d (default %d).\n"
@@ -249,10 +443,23 @@ static void usage(FILE *f)
 		"number between MIN and MAX (both in the SIZE range; instead of\n"
 		"SIZE); recv then also checks every datagram's length.\n"
 		"PPS paces the sender (default: as fast as possible).\n"
+		"--flows N (1..%d, default 1): datagram n goes to flow n %% N as its\n"
+		"number n / N; give recv the sender's N. recv reports each flow.\n"
 		"SEC is how long recv waits for a datagram before giving up\n"
 		"(default %d; the clock restarts at every datagram).\n"
-		"N is the number of lost datagrams still accepted (default 0).\n",
-		SEQ_MIN_SIZE, SEQ_MAX_SIZE, SEQ_DEF_SIZE, SEQ_DEF_TIMEOUT);
+		"--max-loss N: lost datagrams still accepted (default 0).\n"
+		"--dt, --bt: RFC 5236's displacement and buffer-occupancy\n"
+		"thresholds (default %d, %d); --history: arrivals kept for RFC\n"
+		"4737's extents (default %d); --json: one JSON object instead of text.\n"
+		"metrics reads one arrival a line, \"SEQ [SECONDS [BYTES]]\", in\n"
+		"arrival order (--first: the first number sent, default 0;\n"
+		"--wrap32: SEQ is a 32-bit counter that wraps).\n"
+		"\n"
+		"Exit status: 0 pass (recv: nothing reordered, duplicated or corrupt\n"
+		"and lost <= --max-loss; send: all sent; metrics: report printed),\n"
+		"1 fail, 2 usage or system error. See seqcheck(1).\n",
+		SEQ_MIN_SIZE, SEQ_MAX_SIZE, SEQ_DEF_SIZE, SEQ_MAX_FLOWS,
+		SEQ_DEF_TIMEOUT, RM_DEF_DT, RM_DEF_BT, RM_DEF_HISTORY);
 }
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
@@ -368,6 +575,52 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* --flows N */
+static int parse_flows(const char *s, uint32_t *nflows)
+{
+	uint64_t v;
+
+	if (parse_u64(s, 1, SEQ_MAX_FLOWS, &v, "flows"))
+		return -1;
+	*nflows = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * The options recv and metrics share: the RFC parameters and --json.
+ * 1 if argv[*i] was one (its value consumed), 0 if not, -1 if invalid.
+ */
+static int parse_metric_opt(int argc, char **argv, int *i,
+			    struct rm_params *p, bool *json)
+{
+	unsigned int *thr = NULL;
+	const char *what = argv[*i] + 2;
+	uint64_t v, max = RM_MAX_THRESHOLD;
+
+	if (strcmp(argv[*i], "--json") == 0) {
+		*json = true;
+		return 1;
+	}
+	if (strcmp(what, "dt") == 0)
+		thr = &p->dt;
+	else if (strcmp(what, "bt") == 0)
+		thr = &p->bt;
+	else if (strcmp(what, "history") == 0)
+		thr = &p->history;
+	if (strncmp(argv[*i], "--", 2) != 0 || !thr)
+		return 0;
+	if (++*i == argc || parse_u64(argv[*i], 1, max, &v, what))
+		return -1;
+	*thr = (unsigned int)v;
+	return 1;
+}
+
+/* The sequence field of datagram n of a stream spread over nflows. */
+static uint64_t seq_field(uint64_t n, uint32_t nflows)
+{
+	return (n % nflows) << SEQ_FLOW_SHIFT | n / nflows;
+}
+
 /* ---- send --------------------------------------------------------------- */
 
 static int cmd_send(int argc, char **argv)
@@ -375,15 +628,19 @@ static int cmd_send(int argc, char **argv)
 	struct sockaddr_storage ss;
 	socklen_t sslen;
 	struct timespec start;
-	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0;
+	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0, field;
 	size_t size_min = 0, size_max = 0;
+	uint32_t nflows = 1;
 	uint16_t port;
 	int npos = 0, fd, ret = 0;
 	const char *pos[4];
 	uint8_t *buf;
 
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--rate") == 0) {
+		if (strcmp(argv[i], "--flows") == 0) {
+			if (++i == argc || parse_flows(argv[i], &nflows))
+				return 2;
+		} else if (strcmp(argv[i], "--rate") == 0) {
 			if (++i == argc ||
 			    parse_u64(argv[i], 1, 100000000, &rate, "rate"))
 				return 2;
@@ -426,9 +683,10 @@ static int cmd_send(int argc, char **argv)
 	for (seq = 0; seq < count && !stop; seq++) {
 		if (rate)
 			pace_until(&start, seq, rate, &stop);
+		field = seq_field(seq, nflows);
 		if (size_max)
-			size = seq_size(seq, size_min, size_max);
-		seq_build(buf, size, seq);
+			size = seq_size(field, size_min, size_max);
+		seq_build(buf, size, field);
 		for (;;) {
 			if (sendto(fd, buf, size, 0, (struct sockaddr *)&ss,
 				   sslen) == (ssize_t)size) {
@@ -519,68 +777,72 @@ static uint64_t read_socket_drops(int fd)
 	return mem[SK_MEMINFO_DROPS];
 }
 
-static int cmd_recv(int argc, char **argv)
-{
-	uint64_t count, timeout = SEQ_DEF_TIMEOUT, max_loss = 0;
-	uint64_t socket_drops = 0;
-	size_t size_min = 0, size_max = 0;
-	double first = 0, last;
-	bool idle = false;
-	struct seq_state st;
+struct recv_opts {
+	uint64_t count, timeout, max_loss;
+	size_t size_min, size_max;
+	uint32_t nflows;
+	struct rm_params params;
+	bool json;
 	uint16_t port;
-	int npos = 0, fd, ret;
+};
+
+static int parse_recv(int argc, char **argv, struct recv_opts *o)
+{
 	const char *pos[2];
-	uint8_t *buf;
+	int npos = 0, r;
 
 	for (int i = 0; i < argc; i++) {
+		r = parse_metric_opt(argc, argv, &i, &o->params, &o->json);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
 		if (strcmp(argv[i], "--timeout") == 0) {
 			if (++i == argc ||
-			    parse_u64(argv[i], 1, 86400, &timeout, "timeout"))
-				return 2;
+			    parse_u64(argv[i], 1, 86400, &o->timeout, "timeout"))
+				return -1;
 		} else if (strcmp(argv[i], "--max-loss") == 0) {
 			if (++i == argc ||
-			    parse_u64(argv[i], 0, SEQ_MAX_COUNT, &max_loss,
+			    parse_u64(argv[i], 0, SEQ_MAX_COUNT, &o->max_loss,
 				      "max-loss"))
-				return 2;
+				return -1;
 		} else if (strcmp(argv[i], "--sizes") == 0) {
 			if (++i == argc ||
-			    parse_sizes(argv[i], &size_min, &size_max))
-				return 2;
+			    parse_sizes(argv[i], &o->size_min, &o->size_max))
+				return -1;
+		} else if (strcmp(argv[i], "--flows") == 0) {
+			if (++i == argc || parse_flows(argv[i], &o->nflows))
+				return -1;
 		} else if (npos < 2 && strncmp(argv[i], "--", 2) != 0) {
 			pos[npos++] = argv[i];
 		} else {
 			usage(stderr);
-			return 2;
+			return -1;
 		}
 	}
 	if (npos < 2) {
 		usage(stderr);
-		return 2;
+		return -1;
 	}
-	if (parse_port(pos[0], &port) ||
-	    parse_u64(pos[1], 1, SEQ_MAX_COUNT, &count, "count"))
-		return 2;
+	if (parse_port(pos[0], &o->port) ||
+	    parse_u64(pos[1], 1, SEQ_MAX_COUNT, &o->count, "count"))
+		return -1;
+	return 0;
+}
 
-	buf = malloc(SEQ_MAX_SIZE + 1);
-	if (!buf || seq_init(&st, count)) {
-		perror("seqcheck: malloc");
-		free(buf);
-		return 2;
-	}
-	st.size_min = size_min;
-	st.size_max = size_max;
-	fd = open_receiver(port);
-	if (fd < 0) {
-		seq_free(&st);
-		free(buf);
-		return 2;
-	}
-	catch_signals();
-	fprintf(stderr, "seqcheck: listening on port %u for %" PRIu64
-		" datagrams\n", port, count);
+/*
+ * Account datagrams until all came, the idle timeout or a signal; the
+ * time from the first valid one to the last in *seconds. 0 or 2.
+ */
+static int receive_all(int fd, struct seq_state *st, uint64_t timeout,
+		       double *seconds)
+{
+	static uint8_t buf[SEQ_MAX_SIZE + 1];
+	double first = 0, last;
+	bool idle = false;
+	int ret = 0;
 
-	ret = 0;
-	while (st.received < count && !stop) {
+	while (st->received < st->count && !stop) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 		int r;
@@ -608,7 +870,7 @@ static int cmd_recv(int argc, char **argv)
 			break;
 		}
 		/* a truncated datagram (> SEQ_MAX_SIZE) is foreign */
-		if (seq_account(&st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n) !=
+		if (seq_account(st, buf, n > SEQ_MAX_SIZE ? 0 : (size_t)n) !=
 		    SEQ_INVALID && !first)
 			first = pace_now();
 	}
@@ -616,14 +878,223 @@ static int cmd_recv(int argc, char **argv)
 	 * the last one came that long ago.
 	 */
 	last = pace_now() - (idle ? (double)timeout : 0);
-	socket_drops = read_socket_drops(fd);
+	*seconds = first ? last - first : 0;
+	return ret;
+}
+
+/* Today's three lines, then the metrics; or one JSON object. */
+static int report_recv(struct seq_state *st, const struct recv_opts *o,
+		       const struct seq_run *run)
+{
+	if (o->json)
+		return report_json(stdout, st, run);
+	seq_report(stdout, st, run->socket_drops);
+	printf("first_to_last_seconds %.6f\n", run->seconds);
+	return report_metrics_text(stdout, st);
+}
+
+static int cmd_recv(int argc, char **argv)
+{
+	struct recv_opts o = { .timeout = SEQ_DEF_TIMEOUT, .nflows = 1,
+			       .params = seq_def_params };
+	struct seq_run run = { 0 };
+	struct seq_state st;
+	int fd, ret;
+
+	if (parse_recv(argc, argv, &o))
+		return 2;
+	if (seq_init_flows(&st, o.count, o.nflows, &o.params)) {
+		perror("seqcheck: malloc");
+		return 2;
+	}
+	st.size_min = o.size_min;
+	st.size_max = o.size_max;
+	fd = open_receiver(o.port);
+	if (fd < 0) {
+		seq_free(&st);
+		return 2;
+	}
+	catch_signals();
+	fprintf(stderr, "seqcheck: listening on port %u for %" PRIu64
+		" datagrams\n", o.port, o.count);
+
+	ret = receive_all(fd, &st, o.timeout, &run.seconds);
+	run.socket_drops = read_socket_drops(fd);
+	run.max_loss = o.max_loss;
 	close(fd);
-	seq_report(stdout, &st, socket_drops);
-	printf("first_to_last_seconds %.6f\n", first ? last - first : 0);
+	if (report_recv(&st, &o, &run)) {
+		perror("seqcheck: report");
+		ret = 2;
+	}
 	if (!ret)
-		ret = seq_passed(&st, max_loss) ? 0 : 1;
+		ret = seq_passed(&st, o.max_loss) ? 0 : 1;
 	seq_free(&st);
-	free(buf);
+	return ret;
+}
+
+/* ---- metrics: sequence numbers from a file -------------------------------- */
+
+struct arrivals {
+	uint64_t *seq;
+	double *time;
+	uint32_t *bytes;
+	size_t len, cap;
+};
+
+static int arrivals_push(struct arrivals *a, uint64_t seq, double t,
+			 uint32_t bytes)
+{
+	if (a->len == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 1024;
+		uint64_t *s = realloc(a->seq, cap * sizeof(*s));
+		double *tm = s ? realloc(a->time, cap * sizeof(*tm)) : NULL;
+		uint32_t *b = tm ? realloc(a->bytes, cap * sizeof(*b)) : NULL;
+
+		if (s)
+			a->seq = s;
+		if (tm)
+			a->time = tm;
+		if (!b)
+			return -1;
+		a->bytes = b;
+		a->cap = cap;
+	}
+	a->seq[a->len] = seq;
+	a->time[a->len] = t;
+	a->bytes[a->len++] = bytes;
+	return 0;
+}
+
+/* "SEQ [SECONDS [BYTES]]" a line; blank lines and "#" comments skipped. */
+static int read_arrivals(FILE *in, bool wrap32, struct arrivals *a)
+{
+	struct rm_unwrap uw = { 0 };
+	unsigned long long seq, bytes;
+	char line[256];
+	int n;
+
+	while (fgets(line, sizeof(line), in)) {
+		double t = 0;
+
+		bytes = 0;
+		if (line[strspn(line, " \t")] == '#' ||
+		    line[strspn(line, " \t\r\n")] == '\0')
+			continue;
+		n = sscanf(line, "%llu %lf %llu", &seq, &t, &bytes);
+		if (n < 1 || bytes > UINT32_MAX || (wrap32 && seq > UINT32_MAX)) {
+			fprintf(stderr, "seqcheck: bad arrival line: %s", line);
+			return -1;
+		}
+		if (wrap32)
+			seq = rm_unwrap32(&uw, (uint32_t)seq);
+		if (arrivals_push(a, seq, t, (uint32_t)bytes))
+			return -1;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Feed the first copy of each number (RFC 4737 3.6) in arrival order.
+ * Duplicates: a sorted copy and a flag per distinct number.
+ */
+static int feed_first_copies(const struct arrivals *a, struct rm_state *st,
+			     uint64_t *duplicates)
+{
+	uint64_t *sorted = malloc((a->len + 1) * sizeof(*sorted));
+	bool *seen = calloc(a->len + 1, 1);
+
+	if (!sorted || !seen) {
+		free(sorted);
+		free(seen);
+		return -1;
+	}
+	memcpy(sorted, a->seq, a->len * sizeof(*sorted));
+	qsort(sorted, a->len, sizeof(*sorted), cmp_u64);
+	for (size_t k = 0; k < a->len; k++) {
+		uint64_t *at = bsearch(&a->seq[k], sorted, a->len,
+				       sizeof(*sorted), cmp_u64);
+
+		while (at > sorted && at[-1] == *at)	/* first of equals */
+			at--;
+		if (seen[at - sorted]) {
+			++*duplicates;
+			continue;
+		}
+		seen[at - sorted] = true;
+		rm_feed(st, a->seq[k], a->time[k], a->bytes[k]);
+	}
+	rm_finish(st);
+	free(sorted);
+	free(seen);
+	return 0;
+}
+
+static int print_metrics(const struct rm_state *st, uint64_t arrivals,
+			 uint64_t duplicates, bool json)
+{
+	struct rm_summary sum;
+
+	if (rm_summary_init(&sum, &st->p))
+		return -1;
+	rm_summarize(st, &sum);
+	if (json) {
+		printf("{\"version\":1,\"arrivals\":%" PRIu64
+		       ",\"duplicates\":%" PRIu64 ",", arrivals, duplicates);
+		rm_print_json(stdout, &sum);
+		printf("}\n");
+	} else {
+		printf("arrivals %" PRIu64 " duplicates %" PRIu64 "\n",
+		       arrivals, duplicates);
+		rm_print_text(stdout, "stream", &sum);
+	}
+	rm_summary_free(&sum);
+	return 0;
+}
+
+static int cmd_metrics(int argc, char **argv)
+{
+	struct rm_params p = seq_def_params;
+	struct arrivals a = { 0 };
+	uint64_t duplicates = 0;
+	bool json = false, wrap32 = false;
+	struct rm_state st;
+	int r, ret = 2;
+
+	for (int i = 0; i < argc; i++) {
+		r = parse_metric_opt(argc, argv, &i, &p, &json);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		if (strcmp(argv[i], "--wrap32") == 0) {
+			wrap32 = true;
+		} else if (strcmp(argv[i], "--first") == 0) {
+			if (++i == argc ||
+			    parse_u64(argv[i], 0, UINT64_MAX, &p.first, "first"))
+				return 2;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (read_arrivals(stdin, wrap32, &a) == 0 && rm_init(&st, &p) == 0) {
+		if (feed_first_copies(&a, &st, &duplicates) == 0 &&
+		    print_metrics(&st, a.len, duplicates, json) == 0)
+			ret = 0;
+		rm_free(&st);
+	}
+	if (ret)
+		fprintf(stderr, "seqcheck: metrics failed\n");
+	free(a.seq);
+	free(a.time);
+	free(a.bytes);
 	return ret;
 }
 
@@ -816,6 +1287,8 @@ int main(int argc, char **argv)
 		return cmd_send(argc - 2, argv + 2);
 	if (argc >= 2 && strcmp(argv[1], "recv") == 0)
 		return cmd_recv(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "metrics") == 0)
+		return cmd_metrics(argc - 2, argv + 2);
 	if (argc == 2 && strcmp(argv[1], "selftest") == 0)
 		return cmd_selftest();
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
