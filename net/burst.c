@@ -25,6 +25,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 
+#include "burst.h"
 #include "padtun.h"
 
 static int padtun_burst_poll(struct napi_struct *napi, int budget)

@@ -16,10 +16,18 @@
 #include <net/ip_tunnels.h>
 #include <net/pkt_sched.h>
 
+#include "burst.h"
+#include "hotplug.h"
+#include "keys.h"
 #include "messages.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "receive.h"
+#include "send.h"
+#include "session.h"
 #include "socket.h"
+#include "stats.h"
+#include "transform.h"
 
 #define PADTUN_FEATURES	(NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
 			 NETIF_F_GSO_SOFTWARE)
@@ -108,13 +116,24 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
 	return 0;
 }
 
+/* Receive's backlog is bounded (the wire cannot be told to wait), transmit's
+ * by the device queue's flow control (send.c).
+ */
+static void padtun_set_limits(struct padtun_dev *pt, u32 max_inflight)
+{
+	pt->max_inflight = max_inflight;
+	padtun_queue_set_limits(&pt->tx, max_inflight, UINT_MAX);
+	padtun_queue_set_limits(&pt->rx, max_inflight,
+				padtun_rx_backlog_max(max_inflight));
+}
+
 static void padtun_copy_config(struct padtun_dev *pt,
 			       const struct padtun_config *cfg)
 {
 	pt->net = dev_net(pt->dev);
 	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
-	pt->max_inflight = cfg->max_inflight;
+	padtun_set_limits(pt, cfg->max_inflight);
 	pt->session = padtun_session_next();
 	pt->tx_seq = 0;
 	padtun_replay_init(&pt->replay);
@@ -274,8 +293,6 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		return ret;
 	*reached = PADTUN_STAGE_TRANSFORM;
-	pt->pkt_size = ALIGN(sizeof(struct padtun_pkt), CRYPTO_MINALIGN) +
-		       pt->transform.req_size;
 
 	/* Freeing a mask that was never allocated is a no-op. */
 	*reached = PADTUN_STAGE_CPUS;
@@ -300,7 +317,8 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 		return ret;
 	*reached = PADTUN_STAGE_HOTPLUG;
 
-	ret = padtun_queue_init(&pt->tx, pt, &padtun_tx_ops, pt->cpus);
+	ret = padtun_queue_init(&pt->tx, pt, &padtun_tx_ops, pt->cpus,
+				pt->transform.req_size);
 	if (ret)
 		goto err_padata;
 	*reached = PADTUN_STAGE_TX;
@@ -308,7 +326,8 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
 	*reached = PADTUN_STAGE_DELIVER;
 	atomic_set(&pt->rx_unauth_bytes, 0);
-	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus);
+	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus,
+				pt->transform.req_size);
 	if (ret)
 		goto err_padata;
 	*reached = PADTUN_STAGE_RX;
@@ -432,7 +451,7 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 	padtun_hotplug_kick(pt);
 set_limit:
 	/* Only once nothing can fail: a refused change changes nothing. */
-	WRITE_ONCE(pt->max_inflight, max_inflight);
+	padtun_set_limits(pt, max_inflight);
 	/* A higher limit may let backlogged packets and the tx queue go. */
 	padtun_queue_kick(&pt->rx);
 	padtun_queue_kick(&pt->tx);

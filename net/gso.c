@@ -15,8 +15,9 @@
 #include <linux/udp.h>
 #include <net/ip.h>
 
+#include "gso.h"
 #include "messages.h"
-#include "padtun.h"
+#include "queueing.h"
 
 /* What one UDP GSO skb may carry: its IPv4 total length is 16 bits. */
 #define PADTUN_GSO_MAX_LEN	(IP_MAX_MTU - sizeof(struct iphdr) - \
@@ -106,30 +107,30 @@ static struct sk_buff *padtun_gso_build(struct sk_buff_head *list,
 
 /**
  * padtun_tx_coalesce - regroup a tx batch's datagrams into UDP GSO skbs
- * @pkt: the batch, every datagram encrypted (or failed, in its err)
+ * @batch: the batch, every datagram encrypted (or failed, in its err)
  *
  * Context: the end of the parallel stage, BHs disabled. Runs of two or
  * more datagrams become one skb each; the rest, and a run when memory is
  * short, stay as they are. Order is kept.
  */
-void padtun_tx_coalesce(struct padtun_pkt *pkt)
+void padtun_tx_coalesce(struct padtun_batch *batch)
 {
 	struct sk_buff_head in;
 	struct sk_buff *skb, *gso;
 	unsigned int n;
 
-	if (skb_queue_len(&pkt->skbs) < 2)
+	if (skb_queue_len(&batch->skbs) < 2)
 		return;
 	__skb_queue_head_init(&in);
-	skb_queue_splice_init(&pkt->skbs, &in);
+	skb_queue_splice_init(&batch->skbs, &in);
 	while ((skb = skb_peek(&in))) {
 		n = padtun_gso_run(&in, skb);
 		gso = n > 1 ? padtun_gso_build(&in, n) : NULL;
 		if (gso) {
-			__skb_queue_tail(&pkt->skbs, gso);
+			__skb_queue_tail(&batch->skbs, gso);
 			continue;
 		}
 		for (n = max(n, 1U); n; n--)
-			__skb_queue_tail(&pkt->skbs, __skb_dequeue(&in));
+			__skb_queue_tail(&batch->skbs, __skb_dequeue(&in));
 	}
 }

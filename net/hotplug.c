@@ -28,8 +28,10 @@
 #include <linux/cpuhotplug.h>
 #include <linux/rtnetlink.h>
 
+#include "hotplug.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "stats.h"
 
 static enum cpuhp_state padtun_cpuhp_state;
 

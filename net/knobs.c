@@ -12,31 +12,51 @@
  *			instead of PADTUN_RX_UNAUTH_MAX: a test VM's sender
  *			cannot outrun the receiver's AEAD up to 16 MiB
  * Module-wide rather than per device: names would clash across namespaces.
+ *
+ * What a knob needs per object it holds (a work item) it allocates on the
+ * side, so that the datapath's structures are the same in the builds that
+ * are tested and in the ones that ship.
  */
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include <crypto/aead.h>
+#include <padnet/padata.h>
 
 #include "knobs.h"
-#include "padtun.h"
-#include "queueing.h"
 
 #define PADTUN_DELAY_US_LIMIT	5000
 
 static struct dentry *padtun_debugfs;
+/* Per CPU (queue_work_on); destroyed at unload after the last link. */
+static struct workqueue_struct *padtun_knobs_wq;
 static u32 padtun_delay_us_max;
 static bool padtun_defer_serial;
 static bool padtun_unordered;
 static bool padtun_async_crypto;
 static u32 padtun_unauth_max;
 
-void padtun_knobs_init(void)
+/* A padata object or an AEAD request a knob holds in a work item. */
+struct padtun_knob_work {
+	struct work_struct work;
+	union {
+		struct padata_priv *padata;
+		struct aead_request *req;
+	};
+	bool encrypt;
+};
+
+int padtun_knobs_init(void)
 {
+	padtun_knobs_wq = alloc_workqueue("padtun_knobs", WQ_MEM_RECLAIM, 0);
+	if (!padtun_knobs_wq)
+		return -ENOMEM;
 	padtun_debugfs = debugfs_create_dir("padtun", NULL);
 	debugfs_create_u32("delay_us_max", 0600, padtun_debugfs,
 			   &padtun_delay_us_max);
@@ -48,11 +68,23 @@ void padtun_knobs_init(void)
 			    &padtun_async_crypto);
 	debugfs_create_u32("unauth_max", 0600, padtun_debugfs,
 			   &padtun_unauth_max);
+	return 0;
 }
 
 void padtun_knobs_exit(void)
 {
 	debugfs_remove_recursive(padtun_debugfs);
+	destroy_workqueue(padtun_knobs_wq);
+}
+
+/* Off the datapath's allocations: a test knob's, in atomic context. */
+static struct padtun_knob_work *padtun_knob_work_alloc(work_func_t fn)
+{
+	struct padtun_knob_work *kw = kmalloc(sizeof(*kw), GFP_ATOMIC);
+
+	if (kw)
+		INIT_WORK(&kw->work, fn);
+	return kw;
 }
 
 /* BHs are off in parallel(): busy-wait, in slices udelay() accepts. */
@@ -76,30 +108,36 @@ bool padtun_knob_unordered(void)
 
 static void padtun_knob_deferred_serial(struct work_struct *work)
 {
-	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
-					      knob_work);
+	struct padtun_knob_work *kw = container_of(work,
+						   struct padtun_knob_work,
+						   work);
 
 	/* padata_do_serial() expects what parallel() had: BHs off. */
 	local_bh_disable();
-	padata_do_serial(&pkt->padata);
+	padata_do_serial(kw->padata);
 	local_bh_enable();
+	kfree(kw);
 }
 
-/* When on, half the packets go to padata_do_serial() from a work item on
+/* When on, half the objects go to padata_do_serial() from a work item on
  * the next online CPU: returns true for those.
  */
-bool padtun_knob_defer_serial(struct padtun_pkt *pkt)
+bool padtun_knob_defer_serial(struct padata_priv *padata)
 {
+	struct padtun_knob_work *kw;
 	int cpu;
 
 	if (likely(!READ_ONCE(padtun_defer_serial)) ||
 	    (get_random_u32() & 1))
 		return false;
+	kw = padtun_knob_work_alloc(padtun_knob_deferred_serial);
+	if (!kw)
+		return false;
+	kw->padata = padata;
 	cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(cpu_online_mask);
-	INIT_WORK(&pkt->knob_work, padtun_knob_deferred_serial);
-	queue_work_on(cpu, padtun_wq, &pkt->knob_work);
+	queue_work_on(cpu, padtun_knobs_wq, &kw->work);
 	return true;
 }
 
@@ -108,13 +146,19 @@ bool padtun_knob_defer_serial(struct padtun_pkt *pkt)
  */
 static void padtun_knob_async_work(struct work_struct *work)
 {
-	struct padtun_pkt *pkt = container_of(work, struct padtun_pkt,
-					      knob_work);
-	struct aead_request *req = padtun_pkt_req(pkt);
+	struct padtun_knob_work *kw = container_of(work,
+						   struct padtun_knob_work,
+						   work);
+	struct aead_request *req = kw->req;
+	bool encrypt = kw->encrypt;
 	int ret;
 
+	/* The completion may reuse the request's batch for its next packet
+	 * and call us again: done with kw before it runs.
+	 */
+	kfree(kw);
 	local_bh_disable();
-	ret = pkt->encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	ret = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
 	/* A really asynchronous tfm calls the completion itself. */
 	if (ret != -EINPROGRESS && ret != -EBUSY)
 		req->base.complete(&req->base, ret);
@@ -124,13 +168,18 @@ static void padtun_knob_async_work(struct work_struct *work)
 /* When on, every AEAD call goes through padtun_knob_async_work: returns
  * true, and the request completes later.
  */
-bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt)
+bool padtun_knob_async_crypto(struct aead_request *req, bool encrypt)
 {
+	struct padtun_knob_work *kw;
+
 	if (likely(!READ_ONCE(padtun_async_crypto)))
 		return false;
-	pkt->encrypt = encrypt;
-	INIT_WORK(&pkt->knob_work, padtun_knob_async_work);
-	queue_work(padtun_wq, &pkt->knob_work);
+	kw = padtun_knob_work_alloc(padtun_knob_async_work);
+	if (!kw)
+		return false;
+	kw->req = req;
+	kw->encrypt = encrypt;
+	queue_work(padtun_knobs_wq, &kw->work);
 	return true;
 }
 

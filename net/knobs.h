@@ -8,31 +8,33 @@
 #define _PADTUN_KNOBS_H
 
 #include <linux/types.h>
+/* Its 2010 names are macros onto padnet_*: a bare declaration would not do. */
+#include <padnet/padata.h>
 
-struct padtun_pkt;
+struct aead_request;
 
 /* Release builds have no knobs: the stubs fold away from the datapath. */
 #ifdef PADNET_TEST_HOOKS
-void padtun_knobs_init(void);
+int padtun_knobs_init(void);
 void padtun_knobs_exit(void);
 
 void padtun_knob_delay(void);
 bool padtun_knob_unordered(void);
-bool padtun_knob_defer_serial(struct padtun_pkt *pkt);
-bool padtun_knob_async_crypto(struct padtun_pkt *pkt, bool encrypt);
+bool padtun_knob_defer_serial(struct padata_priv *padata);
+bool padtun_knob_async_crypto(struct aead_request *req, bool encrypt);
 u32 padtun_knob_unauth_max(u32 limit);
 #else
-static inline void padtun_knobs_init(void) { }
+static inline int padtun_knobs_init(void) { return 0; }
 static inline void padtun_knobs_exit(void) { }
 
 static inline void padtun_knob_delay(void) { }
 static inline bool padtun_knob_unordered(void) { return false; }
-static inline bool padtun_knob_defer_serial(struct padtun_pkt *pkt)
+static inline bool padtun_knob_defer_serial(struct padata_priv *padata)
 {
 	return false;
 }
 
-static inline bool padtun_knob_async_crypto(struct padtun_pkt *pkt,
+static inline bool padtun_knob_async_crypto(struct aead_request *req,
 					    bool encrypt)
 {
 	return false;

@@ -5,33 +5,23 @@
  */
 
 #include <linux/module.h>
-#include <linux/rcupdate.h>
-#include <linux/workqueue.h>
 #include <net/rtnetlink.h>
 
+#include "hotplug.h"
 #include "knobs.h"
-#include "padtun.h"
-
-/* padata runs parallel() from this queue with queue_work_on(), so it must
- * be a per-CPU one; the resubmit and deferred-serial work go here too, so
- * destroying it at unload waits for the last of them.
- *
- * Not WQ_CPU_INTENSIVE: a batch queued while this CPU's worker runs is
- * then taken by that worker when it is done, where an intensive worker,
- * which concurrency management does not count, would have another one
- * woken for it, a context switch per batch. A batch is bounded (a GSO
- * packet, a receive burst) and the worker yields between batches.
- */
-struct workqueue_struct *padtun_wq;
+#include "netlink.h"
+#include "queueing.h"
 
 static int __init padtun_init(void)
 {
 	int ret;
 
-	padtun_wq = alloc_workqueue("padtun", WQ_MEM_RECLAIM, 0);
-	if (!padtun_wq)
-		return -ENOMEM;
-	padtun_knobs_init();
+	ret = padtun_queueing_init();
+	if (ret)
+		return ret;
+	ret = padtun_knobs_init();
+	if (ret)
+		goto err_queueing;
 	ret = padtun_hotplug_init();
 	if (ret)
 		goto err_knobs;
@@ -45,7 +35,8 @@ err_hotplug:
 	padtun_hotplug_exit();
 err_knobs:
 	padtun_knobs_exit();
-	destroy_workqueue(padtun_wq);
+err_queueing:
+	padtun_queueing_exit();
 	return ret;
 }
 
@@ -55,9 +46,7 @@ static void __exit padtun_exit(void)
 	rtnl_link_unregister(&padtun_link_ops);
 	padtun_hotplug_exit();
 	padtun_knobs_exit();
-	/* Receive keys are freed by RCU callbacks queueing work here. */
-	rcu_barrier();
-	destroy_workqueue(padtun_wq);
+	padtun_queueing_exit();
 }
 
 module_init(padtun_init);

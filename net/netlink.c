@@ -11,8 +11,12 @@
 #include <net/rtnetlink.h>
 #include <linux/padtun.h>
 
+#include "netlink.h"
 #include "padtun.h"
 #include "transform.h"
+
+#define PADTUN_DEFAULT_MAX_INFLIGHT	512
+#define PADTUN_MAX_MAX_INFLIGHT		65536
 
 static int padtun_validate_addr_len(const struct nlattr *attr,
 				    struct netlink_ext_ack *extack)
@@ -149,8 +153,8 @@ static int padtun_validate_crypto(struct nlattr *data[],
  * @mask: where the result goes
  * @extack: for the reason of a refusal
  */
-int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
-		      struct netlink_ext_ack *extack)
+static int padtun_parse_cpus(const struct nlattr *attr, struct cpumask *mask,
+			     struct netlink_ext_ack *extack)
 {
 	int ret;
 
@@ -352,8 +356,9 @@ static int padtun_config_cpus(struct padtun_config *cfg,
  * @data: IFLA_INFO_DATA, already through the policy and padtun_validate()
  * @extack: for the reason of a refusal
  */
-int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],
-			struct netlink_ext_ack *extack)
+static int padtun_config_parse(struct padtun_config *cfg,
+			       struct nlattr *data[],
+			       struct netlink_ext_ack *extack)
 {
 	int ret;
 
@@ -378,7 +383,7 @@ int padtun_config_parse(struct padtun_config *cfg, struct nlattr *data[],
 	return 0;
 }
 
-void padtun_config_free(struct padtun_config *cfg)
+static void padtun_config_free(struct padtun_config *cfg)
 {
 	free_cpumask_var(cfg->cpus);
 }

@@ -9,9 +9,7 @@
 #include <linux/string.h>
 
 #include "knobs.h"
-#include "padtun.h"
 #include "queueing.h"
-#include "session.h"
 
 /* How long changelink waits for the packets in flight to come out. */
 #define PADTUN_PAUSE_TIMEOUT	(5 * HZ)
@@ -21,22 +19,50 @@
  */
 #define PADTUN_POOL_SIZE	512
 
-static void padtun_pkt_free(struct padtun_pkt *pkt)
+/* padata runs parallel() from this queue with queue_work_on(), so it must
+ * be a per-CPU one; the resubmit work and the receive keys' derivation and
+ * freeing go here too, so destroying it at unload waits for the last of
+ * them.
+ *
+ * Not WQ_CPU_INTENSIVE: a batch queued while this CPU's worker runs is
+ * then taken by that worker when it is done, where an intensive worker,
+ * which concurrency management does not count, would have another one
+ * woken for it, a context switch per batch. A batch is bounded (a GSO
+ * packet, a receive burst) and the worker yields between batches.
+ */
+struct workqueue_struct *padtun_wq;
+
+int padtun_queueing_init(void)
 {
-	const struct padtun_queue_ops *ops = pkt->queue->ops;
+	padtun_wq = alloc_workqueue("padtun", WQ_MEM_RECLAIM, 0);
+	return padtun_wq ? 0 : -ENOMEM;
+}
+
+/* Every link is gone: their destructors drained padata. */
+void padtun_queueing_exit(void)
+{
+	/* Receive keys are freed by RCU callbacks queueing work here. */
+	rcu_barrier();
+	destroy_workqueue(padtun_wq);
+}
+
+static void padtun_batch_free(struct padtun_batch *batch)
+{
+	const struct padtun_queue_ops *ops = batch->queue->ops;
 	struct sk_buff *skb;
 
 	/* Not empty only if the batch never reached parallel(): serial()
 	 * hands every packet on.
 	 */
-	while ((skb = __skb_dequeue(&pkt->skbs))) {
+	while ((skb = __skb_dequeue(&batch->skbs))) {
 		if (ops->unrun)
-			ops->unrun(pkt->queue->pt, skb);
+			ops->unrun(batch->queue->pt, skb);
 		kfree_skb(skb);
 	}
-	padtun_rx_key_put(pkt->rx_key);
-	if (ptr_ring_produce_any(&pkt->queue->pool, pkt))
-		kfree(pkt);
+	if (ops->release)
+		ops->release(batch);
+	if (ptr_ring_produce_any(&batch->queue->pool, batch))
+		kfree(batch);
 }
 
 /**
@@ -64,180 +90,183 @@ void padtun_queue_complete(struct padtun_queue *q, unsigned int count)
 /* Hand each packet, in order, to the direction's serial stage, which
  * consumes it.
  */
-static void padtun_pkt_finish(struct padtun_pkt *pkt)
+static void padtun_batch_finish(struct padtun_batch *batch)
 {
-	struct padtun_queue *q = pkt->queue;
+	struct padtun_queue *q = batch->queue;
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(&pkt->skbs)))
-		if (q->ops->finish(q->pt, pkt, skb))
-			pkt->held++;
+	while ((skb = __skb_dequeue(&batch->skbs)))
+		if (q->ops->finish(q->pt, batch, skb))
+			batch->held++;
 }
 
 static void padtun_queue_serial(struct padata_priv *padata)
 {
-	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
-					      padata);
-	struct padtun_queue *q = pkt->queue;
+	struct padtun_batch *batch = container_of(padata, struct padtun_batch,
+						  padata);
+	struct padtun_queue *q = batch->queue;
 	unsigned int count;
 
 	/* Empty if the unordered knob already finished it from parallel(). */
-	padtun_pkt_finish(pkt);
-	count = pkt->count - pkt->held;
-	padtun_pkt_free(pkt);
+	padtun_batch_finish(batch);
+	count = batch->count - batch->held;
+	padtun_batch_free(batch);
 	padtun_queue_complete(q, count);
 }
 
 /* The end of the parallel stage, sync or async: every packet's outcome is
  * in its PADTUN_CB()->err. Runs with BHs disabled.
  */
-static void padtun_pkt_parallel_done(struct padtun_pkt *pkt)
+static void padtun_batch_parallel_done(struct padtun_batch *batch)
 {
-	const struct padtun_queue_ops *ops = pkt->queue->ops;
-	unsigned int req_size = pkt->queue->pt->transform.req_size;
+	struct padtun_queue *q = batch->queue;
 
-	/* The AEAD is done with its request, which may hold key material:
-	 * wipe it once per batch, here on a parallel CPU rather than on the
-	 * one serial CPU.
+	/* Once per batch, here on a parallel CPU rather than on the one
+	 * serial CPU.
 	 */
-	if (req_size)
-		memzero_explicit(padtun_pkt_req(pkt), req_size);
-	if (ops->parallel_done)
-		ops->parallel_done(pkt);
+	if (q->req_size)
+		padtun_crypt_wipe(&batch->crypt, q->req_size);
+	if (q->ops->parallel_done)
+		q->ops->parallel_done(batch);
 	if (padtun_knob_unordered())
-		padtun_pkt_finish(pkt);
-	if (padtun_knob_defer_serial(pkt))
+		padtun_batch_finish(batch);
+	if (padtun_knob_defer_serial(&batch->padata))
 		return;
-	padata_do_serial(&pkt->padata);
+	padata_do_serial(&batch->padata);
 }
 
-/* Record the outcome of pkt->cur and move on to the next packet. */
-static void padtun_pkt_crypted(struct padtun_pkt *pkt, int err)
+/* Record the outcome of batch->cur and move on to the next packet. */
+static void padtun_batch_crypted(struct padtun_batch *batch, int err)
 {
-	const struct padtun_queue_ops *ops = pkt->queue->ops;
-	struct sk_buff *skb = pkt->cur;
+	const struct padtun_queue_ops *ops = batch->queue->ops;
+	struct sk_buff *skb = batch->cur;
 
-	PADTUN_CB(skb)->err = ops->crypted ? ops->crypted(pkt, skb, err) : err;
-	pkt->cur = skb_peek_next(skb, &pkt->skbs);
+	if (ops->crypted)
+		err = ops->crypted(batch, skb, err);
+	PADTUN_CB(skb)->err = err;
+	batch->cur = skb_peek_next(skb, &batch->skbs);
 }
 
-/* Crypt the batch from pkt->cur on, one packet after the other: they
+/* Crypt the batch from batch->cur on, one packet after the other: they
  * share the one request.
  */
-static void padtun_pkt_crypt_from_cur(struct padtun_pkt *pkt)
+static void padtun_batch_crypt_from_cur(struct padtun_batch *batch)
 {
-	const struct padtun_queue_ops *ops = pkt->queue->ops;
+	const struct padtun_queue_ops *ops = batch->queue->ops;
 	int err;
 
-	while (pkt->cur) {
-		err = ops->crypt(pkt, pkt->cur);
+	while (batch->cur) {
+		err = ops->crypt(batch, batch->cur);
 		if (err == -EINPROGRESS)
 			return;
-		padtun_pkt_crypted(pkt, err);
+		padtun_batch_crypted(batch, err);
 	}
-	padtun_pkt_parallel_done(pkt);
+	padtun_batch_parallel_done(batch);
 }
 
-/**
- * padtun_pkt_crypt_done - the asynchronous AEAD finished pkt->cur
- * @pkt: the batch
- * @err: the AEAD's result
- *
- * Context: BHs disabled. Goes on with the rest of the batch.
+/* The asynchronous AEAD finished batch->cur: go on with the rest of the
+ * batch. Context: BHs disabled.
  */
-void padtun_pkt_crypt_done(struct padtun_pkt *pkt, int err)
+static void padtun_batch_crypt_done(struct padtun_crypt *crypt, int err)
 {
-	padtun_pkt_crypted(pkt, err);
-	padtun_pkt_crypt_from_cur(pkt);
+	struct padtun_batch *batch = container_of(crypt, struct padtun_batch,
+						  crypt);
+
+	padtun_batch_crypted(batch, err);
+	padtun_batch_crypt_from_cur(batch);
 }
 
 static void padtun_queue_parallel(struct padata_priv *padata)
 {
-	struct padtun_pkt *pkt = container_of(padata, struct padtun_pkt,
-					      padata);
-	struct padtun_queue *q = pkt->queue;
+	struct padtun_batch *batch = container_of(padata, struct padtun_batch,
+						  padata);
+	struct padtun_queue *q = batch->queue;
 
 	padtun_knob_delay();
 	padtun_stat_inc(q->pt, q->ops->stat_parallel);
 	if (q->ops->prepare)
-		q->ops->prepare(pkt);
-	pkt->cur = skb_peek(&pkt->skbs);
-	padtun_pkt_crypt_from_cur(pkt);
+		q->ops->prepare(batch);
+	batch->cur = skb_peek(&batch->skbs);
+	padtun_batch_crypt_from_cur(batch);
 }
 
 /**
- * padtun_pkt_alloc - a new, empty batch
+ * padtun_batch_alloc - a new, empty batch
  * @q: the direction it is for
  *
  * Context: any; GFP_ATOMIC when the pool is empty.
  */
-struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q)
+struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q)
 {
-	struct padtun_pkt *pkt = ptr_ring_consume_any(&q->pool);
+	struct padtun_batch *batch = ptr_ring_consume_any(&q->pool);
 
-	if (unlikely(!pkt))
-		pkt = kmalloc(q->pt->pkt_size, GFP_ATOMIC);
-	if (unlikely(!pkt))
+	if (unlikely(!batch))
+		batch = kmalloc(offsetofend(struct padtun_batch, crypt) +
+				q->req_size, GFP_ATOMIC);
+	if (unlikely(!batch))
 		return NULL;
 	/* A batch padata refused is resubmitted as it is. */
-	pkt->padata = (struct padata_priv) {
+	batch->padata = (struct padata_priv) {
 		.parallel = padtun_queue_parallel,
 		.serial = padtun_queue_serial,
 	};
-	pkt->queue = q;
-	__skb_queue_head_init(&pkt->skbs);
-	pkt->key = NULL;
-	pkt->rx_key = NULL;
-	pkt->count = 0;
-	pkt->held = 0;
-	return pkt;
+	batch->queue = q;
+	__skb_queue_head_init(&batch->skbs);
+	batch->crypt.key = NULL;
+	batch->crypt.done = padtun_batch_crypt_done;
+	batch->rx_key = NULL;
+	batch->count = 0;
+	batch->held = 0;
+	return batch;
 }
 
 /* Caller holds q->lock. -EAGAIN: keep it for later; other errors: drop. */
-static int padtun_queue_try(struct padtun_queue *q, struct padtun_pkt *pkt)
+static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch)
 {
 	struct padtun_dev *pt = q->pt;
 	int cb_cpu, ret;
 
-	if (atomic_read(&q->inflight) >= READ_ONCE(pt->max_inflight))
+	if (atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
-	atomic_add(pkt->count, &q->inflight);
+	atomic_add(batch->count, &q->inflight);
 	cb_cpu = READ_ONCE(q->serial_cpu);
-	ret = padata_do_parallel(q->pinst, &pkt->padata, cb_cpu);
+	ret = padata_do_parallel(q->pinst, &batch->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
 	}
-	atomic_sub(pkt->count, &q->inflight);
+	atomic_sub(batch->count, &q->inflight);
 	if (ret == -EBUSY) {
 		padtun_stat_inc(pt, q->ops->stat_busy);
 		return -EAGAIN;
 	}
-	/* The callback CPU went offline: wait until hotplug.c moved it. */
+	/* The callback CPU went offline: wait until hotplug.c, which its
+	 * CPU hotplug callback has kicked, moved it.
+	 */
 	if (ret == -EINVAL && !cpu_active(cb_cpu)) {
 		padtun_stat_inc(pt, q->ops->stat_busy);
-		padtun_hotplug_kick(pt);
 		return -EAGAIN;
 	}
 	return ret ?: -ESHUTDOWN;
 }
 
-static void padtun_backlog_add(struct padtun_queue *q, struct padtun_pkt *pkt,
-			       bool head)
+static void padtun_backlog_add(struct padtun_queue *q,
+			       struct padtun_batch *batch, bool head)
 {
 	if (head)
-		list_add(&pkt->backlog, &q->backlog);
+		list_add(&batch->backlog, &q->backlog);
 	else
-		list_add_tail(&pkt->backlog, &q->backlog);
-	WRITE_ONCE(q->backlog_len, q->backlog_len + pkt->count);
+		list_add_tail(&batch->backlog, &q->backlog);
+	WRITE_ONCE(q->backlog_len, q->backlog_len + batch->count);
 }
 
-static void padtun_backlog_del(struct padtun_queue *q, struct padtun_pkt *pkt)
+static void padtun_backlog_del(struct padtun_queue *q,
+			       struct padtun_batch *batch)
 {
-	list_del(&pkt->backlog);
-	WRITE_ONCE(q->backlog_len, q->backlog_len - pkt->count);
+	list_del(&batch->backlog);
+	WRITE_ONCE(q->backlog_len, q->backlog_len - batch->count);
 }
 
 /* Nothing in flight means no serial() will come to kick the backlog: poll
@@ -254,78 +283,79 @@ static void padtun_queue_retry_later(struct padtun_queue *q)
 		queue_delayed_work(padtun_wq, &q->resubmit, 1);
 }
 
-static void padtun_pkt_drop(struct padtun_queue *q, struct padtun_pkt *pkt)
+static void padtun_batch_drop(struct padtun_queue *q,
+			      struct padtun_batch *batch)
 {
-	padtun_stat_add(q->pt, q->ops->stat_dropped, pkt->count);
-	padtun_pkt_free(pkt);
+	padtun_stat_add(q->pt, q->ops->stat_dropped, batch->count);
+	padtun_batch_free(batch);
 }
 
 /**
- * padtun_pkt_discard - free a batch that never reached padata
- * @pkt: from padtun_pkt_alloc()
+ * padtun_batch_discard - free a batch that never reached padata
+ * @batch: from padtun_batch_alloc()
  * @stat: the counter that says why
  */
-void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat)
+void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat)
 {
-	padtun_stat_add(pkt->queue->pt, stat, pkt->count);
-	padtun_pkt_free(pkt);
+	padtun_stat_add(batch->queue->pt, stat, batch->count);
+	padtun_batch_free(batch);
 }
 
 /**
  * padtun_queue_submit - hand a batch to padata, or queue it behind others
  * @q: the direction
- * @pkt: the batch, pkt->count set; owned by the queue from now on
- * @backlog_max: drop (and count) rather than grow the backlog beyond this
+ * @batch: the batch, batch->count set; owned by the queue from now on
+ *
+ * Beyond the queue's backlog limit, the batch is dropped and counted.
  */
-void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
-			 unsigned int backlog_max)
+void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch)
 {
 	int ret = -EAGAIN;
 
 	spin_lock_bh(&q->lock);
 	if (!q->paused && list_empty(&q->backlog))
-		ret = padtun_queue_try(q, pkt);
-	if (ret == -EAGAIN && q->backlog_len < backlog_max) {
-		padtun_backlog_add(q, pkt, false);
+		ret = padtun_queue_try(q, batch);
+	if (ret == -EAGAIN && q->backlog_len < READ_ONCE(q->backlog_max)) {
+		padtun_backlog_add(q, batch, false);
 		padtun_queue_retry_later(q);
 		ret = 0;
 	}
 	spin_unlock_bh(&q->lock);
 
 	if (unlikely(ret))
-		padtun_pkt_drop(q, pkt);
+		padtun_batch_drop(q, batch);
 }
 
 static void padtun_queue_resubmit(struct work_struct *work)
 {
 	struct padtun_queue *q = container_of(to_delayed_work(work),
 					      struct padtun_queue, resubmit);
-	struct padtun_pkt *pkt, *next;
+	struct padtun_batch *batch, *next;
 	LIST_HEAD(dead);
 	int ret;
 
 	spin_lock_bh(&q->lock);
 	while (!q->paused) {
-		pkt = list_first_entry_or_null(&q->backlog, struct padtun_pkt,
-					       backlog);
-		if (!pkt)
+		batch = list_first_entry_or_null(&q->backlog,
+						 struct padtun_batch, backlog);
+		if (!batch)
 			break;
 		/* Off the list first: once accepted, it may be freed. */
-		padtun_backlog_del(q, pkt);
-		ret = padtun_queue_try(q, pkt);
+		padtun_backlog_del(q, batch);
+		ret = padtun_queue_try(q, batch);
 		if (ret == -EAGAIN) {
-			padtun_backlog_add(q, pkt, true);
+			padtun_backlog_add(q, batch, true);
 			padtun_queue_retry_later(q);
 			break;
 		}
 		if (ret)
-			list_add_tail(&pkt->backlog, &dead);
+			list_add_tail(&batch->backlog, &dead);
 	}
 	spin_unlock_bh(&q->lock);
 
 	local_bh_disable();
-	list_for_each_entry_safe(pkt, next, &dead, backlog)
-		padtun_pkt_drop(q, pkt);
+	list_for_each_entry_safe(batch, next, &dead, backlog)
+		padtun_batch_drop(q, batch);
 	if (q->ops->drained)
 		q->ops->drained(q);
 	local_bh_enable();
@@ -370,15 +400,43 @@ void padtun_queue_resume(struct padtun_queue *q)
 	padtun_queue_kick(q);
 }
 
+/**
+ * padtun_queue_set_limits - how much a direction holds
+ * @q: the direction
+ * @max_inflight: packets accepted by padata, serial() not done with
+ * @backlog_max: packets waiting for padata: beyond, drop
+ *
+ * Context: RTNL held. A higher limit takes effect at the next submission
+ * or padtun_queue_kick().
+ */
+void padtun_queue_set_limits(struct padtun_queue *q, u32 max_inflight,
+			     unsigned int backlog_max)
+{
+	WRITE_ONCE(q->max_inflight, max_inflight);
+	WRITE_ONCE(q->backlog_max, backlog_max);
+}
+
+/**
+ * padtun_queue_init - set up a direction
+ * @q: the direction
+ * @pt: the device, which its ops and counters are given
+ * @ops: the direction's stages
+ * @cpus: the parallel CPUs
+ * @req_size: the size of an AEAD request with its context (0: none)
+ *
+ * Its limits are set with padtun_queue_set_limits() before it is used.
+ * Context: process.
+ */
 int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		      const struct padtun_queue_ops *ops,
-		      const struct cpumask *cpus)
+		      const struct cpumask *cpus, unsigned int req_size)
 {
 	struct padata_instance *pinst;
 	int ret;
 
 	q->pt = pt;
 	q->ops = ops;
+	q->req_size = req_size;
 	atomic_set(&q->inflight, 0);
 	init_waitqueue_head(&q->idle);
 	spin_lock_init(&q->lock);
@@ -406,7 +464,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
  */
 void padtun_queue_destroy(struct padtun_queue *q)
 {
-	struct padtun_pkt *pkt, *next;
+	struct padtun_batch *batch, *next;
 
 	spin_lock_bh(&q->lock);
 	q->paused = true;
@@ -420,15 +478,15 @@ void padtun_queue_destroy(struct padtun_queue *q)
 	cancel_delayed_work_sync(&q->resubmit);
 
 	local_bh_disable();
-	list_for_each_entry_safe(pkt, next, &q->backlog, backlog) {
-		padtun_backlog_del(q, pkt);
-		padtun_pkt_drop(q, pkt);
+	list_for_each_entry_safe(batch, next, &q->backlog, backlog) {
+		padtun_backlog_del(q, batch);
+		padtun_batch_drop(q, batch);
 	}
 	/* The pool, through the locking its users take (cleanup's own
 	 * destroy loop takes the lock without disabling BHs).
 	 */
-	while ((pkt = ptr_ring_consume(&q->pool)))
-		kfree(pkt);
+	while ((batch = ptr_ring_consume(&q->pool)))
+		kfree(batch);
 	local_bh_enable();
 	ptr_ring_cleanup(&q->pool, NULL);
 }

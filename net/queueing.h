@@ -7,10 +7,8 @@
 #define _PADTUN_QUEUEING_H
 
 #include <linux/atomic.h>
-#include <linux/crypto.h>
 #include <linux/list.h>
 #include <linux/ptr_ring.h>
-#include <linux/scatterlist.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -18,13 +16,14 @@
 #include <padnet/padata.h>
 
 #include "stats.h"
+#include "transform.h"
 
 struct padtun_dev;
-struct padtun_key;
 struct padtun_queue;
 struct padtun_rx_key;
 
-#define PADTUN_MAX_SG	(MAX_SKB_FRAGS + 2)
+/* padata runs parallel() from it; see queueing.c. */
+extern struct workqueue_struct *padtun_wq;
 
 /* What each packet of a batch carries on its own, in skb->cb: set by the
  * parallel stage (tx) or the receive hook (rx), read by serial().
@@ -43,64 +42,53 @@ struct padtun_cb {
  * packet's segments on tx, a receive burst of one session on rx), so the
  * cross-CPU hand-offs and the wait for order are paid once per run.
  * Taken from the queue's pool (kmalloc'ed only while the pool is still
- * filling), at the size the device computed once its AEAD was known: this
- * struct, then the crypto request with its transform-specific context
- * (padtun_pkt_req), reused for every packet of the run in turn. Not in
- * skb->cb (48 bytes: struct padata_priv alone fills it) nor in the
- * headroom (skb_cow_data may move the data while the request is live).
+ * filling), at the size the queue computed from its AEAD's request: this
+ * struct, then the request of @crypt, reused for every packet of the run
+ * in turn.
  */
-struct padtun_pkt {
+struct padtun_batch {
 	struct padata_priv padata;
 	struct list_head backlog;	/* on queue->backlog until submitted */
-#ifdef PADNET_TEST_HOOKS
-	/* knobs.c: defer_serial's padata_do_serial or async_crypto's AEAD */
-	struct work_struct knob_work;
-	bool encrypt;			/* for async_crypto */
-#endif
 	struct padtun_queue *queue;
 	/* tx: one skb, GSO or not, until parallel() segments it; rx: the
 	 * burst. Emptied by serial(), which hands each on in order.
 	 */
 	struct sk_buff_head skbs;
 	struct sk_buff *cur;		/* parallel(): the one being crypted */
-	const struct padtun_key *key;	/* its direction's and session's */
-	struct padtun_rx_key *rx_key;	/* rx: holds a reference on key */
+	/* rx: the session's key, one reference held for the batch; dropped
+	 * by ops->release.
+	 */
+	struct padtun_rx_key *rx_key;
 	u64 seq;			/* tx: the first of @count numbers */
 	u64 session;
 	unsigned int count;		/* packets: what inflight counts */
 	unsigned int held;		/* of them, kept counted by finish() */
-	u8 iv[16];
-	struct scatterlist sg[PADTUN_MAX_SG];
+	struct padtun_crypt crypt;	/* last: its request follows it */
 };
-
-static inline void *padtun_pkt_req(struct padtun_pkt *pkt)
-{
-	return (u8 *)pkt + ALIGN(sizeof(*pkt), CRYPTO_MINALIGN);
-}
 
 /* What tells the two directions apart: one const table each. */
 struct padtun_queue_ops {
-	/* Parallel stage, first: make pkt->skbs the packets to crypt
+	/* Parallel stage, first: make batch->skbs the packets to crypt
 	 * (optional).
 	 */
-	void (*prepare)(struct padtun_pkt *pkt);
+	void (*prepare)(struct padtun_batch *batch);
 	/* Parallel stage, per packet: start its crypto. -EINPROGRESS: the
-	 * AEAD went asynchronous and padtun_pkt_crypt_done() follows.
+	 * AEAD went asynchronous and batch->crypt.done follows.
 	 */
-	int (*crypt)(struct padtun_pkt *pkt, struct sk_buff *skb);
+	int (*crypt)(struct padtun_batch *batch, struct sk_buff *skb);
 	/* Parallel stage, per packet, once crypted: returns its outcome
 	 * (optional).
 	 */
-	int (*crypted)(struct padtun_pkt *pkt, struct sk_buff *skb, int err);
-	/* Parallel stage, last, every packet crypted: may regroup pkt->skbs
+	int (*crypted)(struct padtun_batch *batch, struct sk_buff *skb, int err);
+	/* Parallel stage, last, every packet crypted: may regroup batch->skbs
 	 * in the same order (optional).
 	 */
-	void (*parallel_done)(struct padtun_pkt *pkt);
+	void (*parallel_done)(struct padtun_batch *batch);
 	/* Serial stage, per packet: owns @skb whatever PADTUN_CB(skb)->err
 	 * says. True: @skb stays counted in flight until the owner hands it
 	 * on and calls padtun_queue_complete() for it.
 	 */
-	bool (*finish)(struct padtun_dev *pt, struct padtun_pkt *pkt,
+	bool (*finish)(struct padtun_dev *pt, struct padtun_batch *batch,
 		       struct sk_buff *skb);
 	/* Optional: packets left the queue, so the owner can wake up. */
 	void (*drained)(struct padtun_queue *q);
@@ -108,6 +96,10 @@ struct padtun_queue_ops {
 	 * refused or dropped before padata ran it).
 	 */
 	void (*unrun)(struct padtun_dev *pt, struct sk_buff *skb);
+	/* Optional: the batch is done with; drop what the direction hung on
+	 * it.
+	 */
+	void (*release)(struct padtun_batch *batch);
 
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;
@@ -116,9 +108,10 @@ struct padtun_queue_ops {
 };
 
 struct padtun_queue {
-	struct padtun_dev *pt;
+	struct padtun_dev *pt;		/* the ops' and the counters' */
 	struct padata_instance *pinst;
 	const struct padtun_queue_ops *ops;
+	unsigned int req_size;		/* of each batch's AEAD request */
 	/* The CPU serial() runs on (hotplug.c). Written under RTNL with both
 	 * queues paused and empty, read by the datapath with READ_ONCE.
 	 */
@@ -138,6 +131,11 @@ struct padtun_queue {
 	spinlock_t lock;
 	struct list_head backlog;
 	unsigned int backlog_len;
+	/* The limits (padtun_queue_set_limits()): written under RTNL,
+	 * read locklessly.
+	 */
+	u32 max_inflight;		/* packets accepted by padata */
+	unsigned int backlog_max;	/* packets waiting: beyond, drop */
 	bool paused;			/* changelink or teardown: hold back */
 	struct delayed_work resubmit;
 
@@ -147,16 +145,24 @@ struct padtun_queue {
 	struct ptr_ring pool;
 };
 
+int padtun_queueing_init(void);
+void padtun_queueing_exit(void);
+
 int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		      const struct padtun_queue_ops *ops,
-		      const struct cpumask *cpus);
+		      const struct cpumask *cpus, unsigned int req_size);
 void padtun_queue_destroy(struct padtun_queue *q);
+void padtun_queue_set_limits(struct padtun_queue *q, u32 max_inflight,
+			     unsigned int backlog_max);
 
-struct padtun_pkt *padtun_pkt_alloc(struct padtun_queue *q);
-void padtun_queue_submit(struct padtun_queue *q, struct padtun_pkt *pkt,
-			 unsigned int backlog_max);
-void padtun_pkt_crypt_done(struct padtun_pkt *pkt, int err);
-void padtun_pkt_discard(struct padtun_pkt *pkt, enum padtun_stat stat);
+static inline unsigned int padtun_queue_backlog_max(struct padtun_queue *q)
+{
+	return READ_ONCE(q->backlog_max);
+}
+
+struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q);
+void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch);
+void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat);
 void padtun_queue_complete(struct padtun_queue *q, unsigned int count);
 
 unsigned int padtun_queue_len(struct padtun_queue *q);

@@ -15,13 +15,16 @@
 #include <net/ipv6.h>
 #include <net/udp_tunnel.h>
 
+#include "burst.h"
 #include "knobs.h"
 #include "messages.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "receive.h"
 #include "replay.h"
 #include "session.h"
-#include "socket.h"
+#include "stats.h"
+#include "transform.h"
 
 /* A point-to-point link: only the configured remote may talk to us. */
 static bool padtun_rx_from_peer(struct padtun_dev *pt, struct sk_buff *skb)
@@ -55,9 +58,9 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 /* The wire cannot be told to wait: hold enough to ride out a changelink
  * pause or a burst beyond the in-flight limit, then drop.
  */
-unsigned int padtun_rx_backlog_max(struct padtun_dev *pt)
+unsigned int padtun_rx_backlog_max(u32 max_inflight)
 {
-	return max_t(u32, 2 * READ_ONCE(pt->max_inflight), 2048);
+	return max_t(u32, 2 * max_inflight, 2048);
 }
 
 static u64 padtun_rx_session(const struct sk_buff *skb)
@@ -90,7 +93,7 @@ static bool padtun_rx_charge(struct padtun_dev *pt, struct sk_buff *skb)
  * Context: any. Not called for what teardown frees: the count dies with
  * the link.
  */
-void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb)
+static void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb)
 {
 	atomic_sub(PADTUN_CB(skb)->charged, &pt->rx_unauth_bytes);
 	PADTUN_CB(skb)->charged = 0;
@@ -104,11 +107,11 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 {
 	struct sk_buff *skb = skb_peek(burst);
 	u64 session = padtun_rx_session(skb);
-	struct padtun_pkt *pkt;
+	struct padtun_batch *batch;
 	int count;
 
-	pkt = padtun_pkt_alloc(&pt->rx);
-	if (unlikely(!pkt)) {
+	batch = padtun_batch_alloc(&pt->rx);
+	if (unlikely(!batch)) {
 		__skb_unlink(skb, burst);
 		padtun_rx_uncharge(pt, skb);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
@@ -117,22 +120,22 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 	}
 	do {
 		__skb_unlink(skb, burst);
-		__skb_queue_tail(&pkt->skbs, skb);
+		__skb_queue_tail(&batch->skbs, skb);
 		skb = skb_peek(burst);
-	} while (skb && skb_queue_len(&pkt->skbs) < max &&
+	} while (skb && skb_queue_len(&batch->skbs) < max &&
 		 padtun_rx_session(skb) == session);
-	count = skb_queue_len(&pkt->skbs);
-	pkt->count = count;
-	pkt->session = session;
+	count = skb_queue_len(&batch->skbs);
+	batch->count = count;
+	batch->session = session;
 	if (likely(pt->transform.tag_len)) {
 		/* The receive keys are RCU-protected. */
 		rcu_read_lock();
-		padtun_rx_submit(pt, pkt);
+		padtun_rx_submit(pt, batch);
 		rcu_read_unlock();
 	} else {
-		padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+		padtun_queue_submit(&pt->rx, batch);
 	}
-	/* Not pkt->count: once submitted, pkt may be gone already. */
+	/* Not batch->count: once submitted, batch may be gone already. */
 	return count;
 }
 
@@ -261,25 +264,26 @@ static int padtun_rx_check_inner(struct sk_buff *skb)
 }
 
 /* parallel(), per datagram: authenticate and decrypt. */
-static int padtun_rx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
+static int padtun_rx_crypt(struct padtun_batch *batch, struct sk_buff *skb)
 {
-	return padtun_transform_decrypt(&pkt->queue->pt->transform, pkt, skb);
+	return padtun_transform_decrypt(&batch->queue->pt->transform,
+					&batch->crypt, skb, PADTUN_CB(skb)->seq);
 }
 
 /* parallel(), last: every datagram of the batch has been authenticated
  * or refused, so none waits for it any more. One atomic for the batch,
  * not one per datagram, on the line the receive hook charges.
  */
-static void padtun_rx_uncharge_batch(struct padtun_pkt *pkt)
+static void padtun_rx_uncharge_batch(struct padtun_batch *batch)
 {
 	unsigned int bytes = 0;
 	struct sk_buff *skb;
 
-	skb_queue_walk(&pkt->skbs, skb) {
+	skb_queue_walk(&batch->skbs, skb) {
 		bytes += PADTUN_CB(skb)->charged;
 		PADTUN_CB(skb)->charged = 0;
 	}
-	atomic_sub(bytes, &pkt->queue->pt->rx_unauth_bytes);
+	atomic_sub(bytes, &batch->queue->pt->rx_unauth_bytes);
 }
 
 /* What the inner packet's checksum is worth: left to us by the sender
@@ -309,10 +313,10 @@ static int padtun_rx_inner_checksum(struct padtun_dev *pt, struct sk_buff *skb,
 }
 
 /* Decrypted: strip our header and tag, check what is left. */
-static int padtun_rx_decrypted(struct padtun_pkt *pkt, struct sk_buff *skb,
+static int padtun_rx_decrypted(struct padtun_batch *batch, struct sk_buff *skb,
 			       int err)
 {
-	struct padtun_dev *pt = pkt->queue->pt;
+	struct padtun_dev *pt = batch->queue->pt;
 	const struct padtun_header *hdr;
 	unsigned int csum_start, csum_offset;
 
@@ -370,8 +374,8 @@ static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 /* serial(), per datagram: in arrival order, on rx's serial CPU. True:
  * delivered, and held in flight (padtun_rx_deliver()).
  */
-static bool padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
-			     struct sk_buff *skb)
+static bool padtun_rx_finish(struct padtun_dev *pt,
+			     struct padtun_batch *batch, struct sk_buff *skb)
 {
 	const struct padtun_cb *cb = PADTUN_CB(skb);
 	/* 6.1 has no drop reason for authentication or replay (nor can a
@@ -384,7 +388,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		if (cb->err == -EBADMSG) {
 			padtun_stat_inc(pt, PADTUN_STAT_RX_AUTH_FAILED);
 			net_dbg_ratelimited("%s: datagram failed authentication (session %llu, seq %llu)\n",
-					    pt->dev->name, pkt->session,
+					    pt->dev->name, batch->session,
 					    cb->seq);
 		} else if (cb->err == -EPROTO) {
 			padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
@@ -398,7 +402,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		goto drop;
 	}
 
-	switch (padtun_replay_check(&pt->replay, pkt->session, cb->seq)) {
+	switch (padtun_replay_check(&pt->replay, batch->session, cb->seq)) {
 	case PADTUN_REPLAY_NEW:
 		break;
 	case PADTUN_REPLAY_LATE:
@@ -416,13 +420,19 @@ static bool padtun_rx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
 		padtun_stat_inc(pt, PADTUN_STAT_RX_OLD_SESSION);
 		goto drop;
 	}
-	if (pkt->rx_key)
-		padtun_rx_session_authenticated(pt, pkt);
+	if (batch->rx_key)
+		padtun_rx_session_authenticated(pt, batch);
 	return padtun_rx_deliver(pt, skb, cb->len);
 
 drop:
 	kfree_skb_reason(skb, reason);
 	return false;
+}
+
+/* The batch is done with: so is its hold on the session's key. */
+static void padtun_rx_release_key(struct padtun_batch *batch)
+{
+	padtun_rx_key_put(batch->rx_key);
 }
 
 const struct padtun_queue_ops padtun_rx_ops = {
@@ -431,6 +441,7 @@ const struct padtun_queue_ops padtun_rx_ops = {
 	.parallel_done	= padtun_rx_uncharge_batch,
 	.finish		= padtun_rx_finish,
 	.unrun		= padtun_rx_uncharge,
+	.release	= padtun_rx_release_key,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,
 	.stat_dropped	= PADTUN_STAT_RX_DROPPED,

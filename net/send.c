@@ -13,10 +13,14 @@
 #include <linux/netdevice.h>
 #include <net/ip.h>
 
+#include "gso.h"
 #include "messages.h"
 #include "padtun.h"
 #include "queueing.h"
+#include "send.h"
 #include "socket.h"
+#include "stats.h"
+#include "transform.h"
 
 /* Below this many queued packets a stopped queue is woken again. */
 static unsigned int padtun_tx_wake_level(struct padtun_dev *pt)
@@ -91,7 +95,7 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 	enum skb_drop_reason reason;
-	struct padtun_pkt *pkt;
+	struct padtun_batch *batch;
 	unsigned int count;
 
 	/* The parallel stage holds packets longer than a NIC's ring does: let
@@ -116,15 +120,15 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(count > PADTUN_SEQ_MAX + 1 - pt->tx_seq))
 		goto drop;
 	reason = SKB_DROP_REASON_NOMEM;
-	pkt = padtun_pkt_alloc(&pt->tx);
-	if (unlikely(!pkt))
+	batch = padtun_batch_alloc(&pt->tx);
+	if (unlikely(!batch))
 		goto drop;
-	__skb_queue_tail(&pkt->skbs, skb);
-	pkt->count = count;
-	pkt->session = pt->session;
-	pkt->seq = pt->tx_seq;
+	__skb_queue_tail(&batch->skbs, skb);
+	batch->count = count;
+	batch->session = pt->session;
+	batch->seq = pt->tx_seq;
 	pt->tx_seq += count;
-	padtun_queue_submit(&pt->tx, pkt, UINT_MAX);
+	padtun_queue_submit(&pt->tx, batch);
 	goto out;
 
 drop:
@@ -151,10 +155,10 @@ static netdev_features_t padtun_tx_segment_features(struct padtun_dev *pt)
  * ndo_start_xmit so that the copy and checksum of every byte spread over
  * the parallel CPUs; number them.
  */
-static void padtun_tx_segment(struct padtun_pkt *pkt)
+static void padtun_tx_segment(struct padtun_batch *batch)
 {
-	struct padtun_dev *pt = pkt->queue->pt;
-	struct sk_buff *skb = __skb_dequeue(&pkt->skbs), *segs, *next;
+	struct padtun_dev *pt = batch->queue->pt;
+	struct sk_buff *skb = __skb_dequeue(&batch->skbs), *segs, *next;
 	unsigned int n = 0;
 
 	if (skb_is_gso(skb)) {
@@ -176,13 +180,13 @@ static void padtun_tx_segment(struct padtun_pkt *pkt)
 	}
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
-		if (unlikely(n == pkt->count)) {
+		if (unlikely(n == batch->count)) {
 			padtun_stat_inc(pt, PADTUN_STAT_TX_ERRORS);
 			kfree_skb_reason(skb, SKB_DROP_REASON_SKB_GSO_SEG);
 			continue;
 		}
-		PADTUN_CB(skb)->seq = pkt->seq + n++;
-		__skb_queue_tail(&pkt->skbs, skb);
+		PADTUN_CB(skb)->seq = batch->seq + n++;
+		__skb_queue_tail(&batch->skbs, skb);
 	}
 }
 
@@ -206,9 +210,9 @@ static int padtun_tx_checksum(struct sk_buff *skb)
 }
 
 /* parallel(), per segment: checksum and encrypt. -EPROTO: not IP. */
-static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
+static int padtun_tx_crypt(struct padtun_batch *batch, struct sk_buff *skb)
 {
-	struct padtun_dev *pt = pkt->queue->pt;
+	struct padtun_dev *pt = batch->queue->pt;
 	int ret;
 
 	if (unlikely(!padtun_tx_ip_ok(skb)))
@@ -219,14 +223,15 @@ static int padtun_tx_crypt(struct padtun_pkt *pkt, struct sk_buff *skb)
 	ret = skb_cow_head(skb, PADTUN_HEADROOM);
 	if (unlikely(ret))
 		return ret;
-	return padtun_transform_encrypt(&pt->transform, pkt, skb);
+	return padtun_transform_encrypt(&pt->transform, &batch->crypt, skb,
+					batch->session, PADTUN_CB(skb)->seq);
 }
 
 /* serial(), per datagram or UDP GSO skb of them (gso.c): on tx's serial
  * CPU, in submission order.
  */
-static bool padtun_tx_finish(struct padtun_dev *pt, struct padtun_pkt *pkt,
-			     struct sk_buff *skb)
+static bool padtun_tx_finish(struct padtun_dev *pt,
+			     struct padtun_batch *batch, struct sk_buff *skb)
 {
 	const struct padtun_cb *cb = PADTUN_CB(skb);
 	unsigned int packets = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;

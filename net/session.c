@@ -16,7 +16,7 @@
  *
  * A header's session is not authenticated before the crypto: anyone can
  * make us derive a key for a made-up session (one at a time, at most
- * padtun_rx_backlog_max() packets held), but only the peer's key makes a
+ * the rx queue's backlog limit of packets held), but only the peer's key makes a
  * session current.
  */
 
@@ -76,12 +76,13 @@ static bool padtun_rx_key_get(struct padtun_rx_key *key)
 	return refcount_inc_not_zero(&key->refs);
 }
 
-static void padtun_rx_send_on(struct padtun_dev *pt, struct padtun_pkt *pkt,
+static void padtun_rx_send_on(struct padtun_dev *pt,
+			      struct padtun_batch *batch,
 			      struct padtun_rx_key *key)
 {
-	pkt->rx_key = key;
-	pkt->key = &key->key;
-	padtun_queue_submit(&pt->rx, pkt, padtun_rx_backlog_max(pt));
+	batch->rx_key = key;
+	batch->crypt.key = &key->key;
+	padtun_queue_submit(&pt->rx, batch);
 }
 
 /* The work: derive the wanted session's key, publish it as next and send
@@ -94,7 +95,7 @@ static void padtun_rx_derive(struct work_struct *work)
 					     rx_keys.derive);
 	struct padtun_rx_keys *k = &pt->rx_keys;
 	struct padtun_rx_key *key, *old = NULL;
-	struct padtun_pkt *pkt, *tmp;
+	struct padtun_batch *batch, *tmp;
 	LIST_HEAD(list);
 	u64 session;
 
@@ -113,12 +114,12 @@ static void padtun_rx_derive(struct work_struct *work)
 	list_splice_init(&k->pending, &list);
 	k->pending_len = 0;
 	k->deriving = false;
-	list_for_each_entry_safe(pkt, tmp, &list, backlog) {
-		list_del(&pkt->backlog);
+	list_for_each_entry_safe(batch, tmp, &list, backlog) {
+		list_del(&batch->backlog);
 		if (key && padtun_rx_key_get(key))
-			padtun_rx_send_on(pt, pkt, key);
+			padtun_rx_send_on(pt, batch, key);
 		else
-			padtun_pkt_discard(pkt, PADTUN_STAT_RX_DROPPED);
+			padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
 	}
 	spin_unlock_bh(&k->lock);
 	padtun_rx_key_put(old);
@@ -126,40 +127,40 @@ static void padtun_rx_derive(struct work_struct *work)
 
 /* A session newer than the current one (or the first one). */
 static void padtun_rx_new_session(struct padtun_dev *pt,
-				  struct padtun_pkt *pkt)
+				  struct padtun_batch *batch)
 {
 	struct padtun_rx_keys *k = &pt->rx_keys;
 	struct padtun_rx_key *cur, *next;
-	u64 session = pkt->session;
+	u64 session = batch->session;
 
 	spin_lock(&k->lock);
 	/* Taken over since the lockless look: look again. */
 	cur = rcu_dereference_protected(k->cur, lockdep_is_held(&k->lock));
 	if (cur && session < cur->session) {
 		spin_unlock(&k->lock);
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_OLD_SESSION);
+		padtun_batch_discard(batch, PADTUN_STAT_RX_OLD_SESSION);
 		return;
 	}
 	if (cur && session == cur->session && padtun_rx_key_get(cur)) {
-		padtun_rx_send_on(pt, pkt, cur);
+		padtun_rx_send_on(pt, batch, cur);
 		goto unlock;
 	}
 	next = rcu_dereference_protected(k->next, lockdep_is_held(&k->lock));
 	if (next && session == next->session && padtun_rx_key_get(next)) {
-		padtun_rx_send_on(pt, pkt, next);
+		padtun_rx_send_on(pt, batch, next);
 		goto unlock;
 	}
 	if (k->deriving && k->want != session) {
 		spin_unlock(&k->lock);
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_SESSION_BUSY);
+		padtun_batch_discard(batch, PADTUN_STAT_RX_SESSION_BUSY);
 		return;
 	}
-	if (k->pending_len >= padtun_rx_backlog_max(pt)) {
+	if (k->pending_len >= padtun_queue_backlog_max(&pt->rx)) {
 		spin_unlock(&k->lock);
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_DROPPED);
+		padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
 		return;
 	}
-	list_add_tail(&pkt->backlog, &k->pending);
+	list_add_tail(&batch->backlog, &k->pending);
 	k->pending_len++;
 	if (!k->deriving) {
 		k->deriving = true;
@@ -173,44 +174,44 @@ unlock:
 /**
  * padtun_rx_submit - choose the key of a received datagram and submit it
  * @pt: the device (with an AEAD)
- * @pkt: pkt->session and pkt->seq are set from the header
+ * @batch: batch->session and batch->seq are set from the header
  *
  * Context: softirq, RCU read side (the receive burst's poll).
  */
-void padtun_rx_submit(struct padtun_dev *pt, struct padtun_pkt *pkt)
+void padtun_rx_submit(struct padtun_dev *pt, struct padtun_batch *batch)
 {
 	struct padtun_rx_key *cur;
 
-	if (unlikely(pkt->session == pt->session)) {
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_OWN_SESSION);
+	if (unlikely(batch->session == pt->session)) {
+		padtun_batch_discard(batch, PADTUN_STAT_RX_OWN_SESSION);
 		return;
 	}
 	cur = rcu_dereference(pt->rx_keys.cur);
-	if (likely(cur && pkt->session == cur->session &&
+	if (likely(cur && batch->session == cur->session &&
 		   padtun_rx_key_get(cur))) {
-		padtun_rx_send_on(pt, pkt, cur);
+		padtun_rx_send_on(pt, batch, cur);
 		return;
 	}
-	if (cur && pkt->session < cur->session) {
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_OLD_SESSION);
+	if (cur && batch->session < cur->session) {
+		padtun_batch_discard(batch, PADTUN_STAT_RX_OLD_SESSION);
 		return;
 	}
-	padtun_rx_new_session(pt, pkt);
+	padtun_rx_new_session(pt, batch);
 }
 
 /**
  * padtun_rx_session_authenticated - a packet authenticated: its session
  *	becomes the current one if it is newer
  * @pt: the device
- * @pkt: the packet, authenticated, accepted by the replay window
+ * @batch: the packet, authenticated, accepted by the replay window
  *
  * Context: serial(), BHs disabled.
  */
 void padtun_rx_session_authenticated(struct padtun_dev *pt,
-				     struct padtun_pkt *pkt)
+				     struct padtun_batch *batch)
 {
 	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_rx_key *key = pkt->rx_key, *cur, *next;
+	struct padtun_rx_key *key = batch->rx_key, *cur, *next;
 	struct padtun_rx_key *old_cur = NULL, *old_next = NULL;
 
 	if (likely(rcu_access_pointer(k->cur) == key))
@@ -256,13 +257,13 @@ void padtun_rx_keys_init(struct padtun_rx_keys *k)
 void padtun_rx_keys_stop(struct padtun_dev *pt)
 {
 	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_pkt *pkt, *tmp;
+	struct padtun_batch *batch, *tmp;
 
 	cancel_work_sync(&k->derive);
 	local_bh_disable();
-	list_for_each_entry_safe(pkt, tmp, &k->pending, backlog) {
-		list_del(&pkt->backlog);
-		padtun_pkt_discard(pkt, PADTUN_STAT_RX_DROPPED);
+	list_for_each_entry_safe(batch, tmp, &k->pending, backlog) {
+		list_del(&batch->backlog);
+		padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
 	}
 	k->pending_len = 0;
 	local_bh_enable();

@@ -16,7 +16,7 @@
 #include "transform.h"
 
 struct padtun_dev;
-struct padtun_pkt;
+struct padtun_batch;
 
 /* Freed (after an RCU grace period, from padtun_wq) with its last
  * reference: one for each of cur/next that points at it, one per packet.
@@ -48,8 +48,8 @@ void padtun_rx_keys_init(struct padtun_rx_keys *k);
 void padtun_rx_keys_stop(struct padtun_dev *pt);
 void padtun_rx_keys_release(struct padtun_dev *pt);
 void padtun_rx_key_put(struct padtun_rx_key *key);
-void padtun_rx_submit(struct padtun_dev *pt, struct padtun_pkt *pkt);
+void padtun_rx_submit(struct padtun_dev *pt, struct padtun_batch *batch);
 void padtun_rx_session_authenticated(struct padtun_dev *pt,
-				     struct padtun_pkt *pkt);
+				     struct padtun_batch *batch);
 
 #endif /* _PADTUN_SESSION_H */

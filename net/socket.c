@@ -17,6 +17,7 @@
 #include <net/udp_tunnel.h>
 
 #include "padtun.h"
+#include "receive.h"
 #include "socket.h"
 
 /* A tunnel socket that drops what it receives until padtun_socket_attach():

@@ -6,7 +6,6 @@
 
 struct netlink_ext_ack;
 struct padtun_dev;
-struct sock;
 union padtun_addr;
 
 int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack);
@@ -16,8 +15,5 @@ void padtun_socket_release(struct padtun_dev *pt);
 int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb);
 unsigned int padtun_socket_path_mtu(struct padtun_dev *pt);
 int padtun_socket_local_addr(struct padtun_dev *pt, union padtun_addr *addr);
-
-/* receive.c: the UDP encap handler. */
-int padtun_receive(struct sock *sk, struct sk_buff *skb);
 
 #endif /* _PADTUN_SOCKET_H */

@@ -16,8 +16,6 @@
 
 #include "knobs.h"
 #include "messages.h"
-#include "padtun.h"
-#include "queueing.h"
 #include "transform.h"
 
 static const struct padtun_transform_desc padtun_transforms[] = {
@@ -222,38 +220,39 @@ void padtun_transform_destroy(struct padtun_transform *t)
 static void padtun_transform_complete(struct crypto_async_request *base,
 				      int err)
 {
-	struct padtun_pkt *pkt = base->data;
+	struct padtun_crypt *crypt = base->data;
 
 	if (err == -EINPROGRESS)
 		return;
 	local_bh_disable();
-	padtun_pkt_crypt_done(pkt, err);
+	crypt->done(crypt, err);
 	local_bh_enable();
 }
 
 /* The crypto API: the header is the associated data at the start of the
  * scatterlist; @crypt_len bytes follow it (the tag not counted).
  */
-static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
-				int nsg, unsigned int crypt_len, bool encrypt)
+static int padtun_transform_run(struct padtun_crypt *crypt,
+				struct sk_buff *skb, int nsg, u64 seq,
+				unsigned int crypt_len, bool encrypt)
 {
-	struct aead_request *req = padtun_pkt_req(pkt);
+	struct aead_request *req = (struct aead_request *)(crypt + 1);
 	int ret;
 
-	sg_init_table(pkt->sg, nsg);
-	ret = skb_to_sgvec(skb, pkt->sg, 0, skb->len);
+	sg_init_table(crypt->sg, nsg);
+	ret = skb_to_sgvec(skb, crypt->sg, 0, skb->len);
 	if (unlikely(ret < 0))
 		return ret;
 
 	/* The key is the direction's and the session's: seq alone is new. */
-	padtun_nonce(pkt->iv, PADTUN_CB(skb)->seq);
-	aead_request_set_tfm(req, pkt->key->aead);
+	padtun_nonce(crypt->iv, seq);
+	aead_request_set_tfm(req, crypt->key->aead);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
-				  padtun_transform_complete, pkt);
+				  padtun_transform_complete, crypt);
 	aead_request_set_ad(req, sizeof(struct padtun_header));
-	aead_request_set_crypt(req, pkt->sg, pkt->sg, crypt_len, pkt->iv);
+	aead_request_set_crypt(req, crypt->sg, crypt->sg, crypt_len, crypt->iv);
 
-	if (unlikely(padtun_knob_async_crypto(pkt, encrypt)))
+	if (unlikely(padtun_knob_async_crypto(req, encrypt)))
 		return -EINPROGRESS;
 	ret = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
 	/* -EBUSY with MAY_BACKLOG: queued, the callback will come. */
@@ -265,38 +264,40 @@ static int padtun_transform_run(struct padtun_pkt *pkt, struct sk_buff *skb,
  * Its 64-bit nonce is the sequence number, laid out as padtun_nonce()
  * lays the crypto API's: the two agree on the wire.
  */
-static int padtun_transform_lib(struct padtun_pkt *pkt, struct sk_buff *skb,
-				int nsg, unsigned int crypt_len, bool encrypt)
+static int padtun_transform_lib(struct padtun_crypt *crypt,
+				struct sk_buff *skb, int nsg, u64 seq,
+				unsigned int crypt_len, bool encrypt)
 {
 	const unsigned int ad_len = sizeof(struct padtun_header);
-	u64 seq = PADTUN_CB(skb)->seq;
 	int ret;
 
-	sg_init_table(pkt->sg, nsg);
-	ret = skb_to_sgvec(skb, pkt->sg, ad_len, skb->len - ad_len);
+	sg_init_table(crypt->sg, nsg);
+	ret = skb_to_sgvec(skb, crypt->sg, ad_len, skb->len - ad_len);
 	if (unlikely(ret < 0))
 		return ret;
 	if (encrypt)
-		return chacha20poly1305_encrypt_sg_inplace(pkt->sg, crypt_len,
+		return chacha20poly1305_encrypt_sg_inplace(crypt->sg, crypt_len,
 							   skb->data, ad_len,
-							   seq, pkt->key->raw) ?
+							   seq, crypt->key->raw) ?
 		       0 : -EINVAL;
-	return chacha20poly1305_decrypt_sg_inplace(pkt->sg,
+	return chacha20poly1305_decrypt_sg_inplace(crypt->sg,
 						   crypt_len + PADTUN_TAG_LEN,
 						   skb->data, ad_len, seq,
-						   pkt->key->raw) ? 0 : -EBADMSG;
+						   crypt->key->raw) ? 0 : -EBADMSG;
 }
 
 static int padtun_transform_crypt(const struct padtun_transform *t,
-				  struct padtun_pkt *pkt, struct sk_buff *skb,
-				  int nsg, bool encrypt)
+				  struct padtun_crypt *crypt,
+				  struct sk_buff *skb, int nsg, u64 seq,
+				  bool encrypt)
 {
 	unsigned int crypt_len = skb->len - sizeof(struct padtun_header) -
 				 t->tag_len;
 
 	if (t->desc->lib)
-		return padtun_transform_lib(pkt, skb, nsg, crypt_len, encrypt);
-	return padtun_transform_run(pkt, skb, nsg,
+		return padtun_transform_lib(crypt, skb, nsg, seq, crypt_len,
+					    encrypt);
+	return padtun_transform_run(crypt, skb, nsg, seq,
 				    encrypt ? crypt_len : crypt_len + t->tag_len,
 				    encrypt);
 }
@@ -321,13 +322,15 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
 /**
  * padtun_transform_encrypt - push the header, append and fill in the tag
  * @t: the device's transform
- * @pkt: the batch: its session, request (crypto API) and scatterlist
- * @skb: one packet of it, at the inner packet, with headroom; its checksum
- *	complete or left partial for the header's hint; its sequence number
- *	in PADTUN_CB(skb)->seq
+ * @crypt: the batch's: request (crypto API) and scatterlist
+ * @skb: the packet, at the inner packet, with headroom; its checksum
+ *	complete or left partial for the header's hint
+ * @session: our sending session
+ * @seq: the packet's sequence number
  */
-int padtun_transform_encrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt, struct sk_buff *skb)
+int padtun_transform_encrypt(const struct padtun_transform *t,
+			     struct padtun_crypt *crypt, struct sk_buff *skb,
+			     u64 session, u64 seq)
 {
 	u8 csum_start = 0, csum_offset = 0;
 	struct sk_buff *trailer = NULL;
@@ -351,27 +354,29 @@ int padtun_transform_encrypt(struct padtun_transform *t,
 	hdr->type = PADTUN_TYPE_DATA;
 	hdr->csum_start = csum_start;
 	hdr->csum_offset = csum_offset;
-	hdr->session = cpu_to_be64(pkt->session);
-	hdr->seq = cpu_to_be64(PADTUN_CB(skb)->seq);
+	hdr->session = cpu_to_be64(session);
+	hdr->seq = cpu_to_be64(seq);
 	if (!t->tag_len)
 		return 0;
 
-	pkt->key = &t->tx_key;
+	crypt->key = &t->tx_key;
 	pskb_put(skb, trailer, t->tag_len);
-	return padtun_transform_crypt(t, pkt, skb, nsg, true);
+	return padtun_transform_crypt(t, crypt, skb, nsg, seq, true);
 }
 
 /**
  * padtun_transform_decrypt - verify and decrypt in place
  * @t: the device's transform
- * @pkt: the batch: its key, request (crypto API) and scatterlist
- * @skb: one packet of it, at the padtun header, which is in the linear
- *	part; its sequence number in PADTUN_CB(skb)->seq
+ * @crypt: the batch's: its session's key, request (crypto API) and
+ *	scatterlist
+ * @skb: the datagram, at the padtun header, which is in the linear part
+ * @seq: its sequence number, from the header
  *
  * The header and tag stay: the caller strips them once this succeeded.
  */
-int padtun_transform_decrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt, struct sk_buff *skb)
+int padtun_transform_decrypt(const struct padtun_transform *t,
+			     struct padtun_crypt *crypt, struct sk_buff *skb,
+			     u64 seq)
 {
 	struct sk_buff *trailer;
 	int nsg;
@@ -383,5 +388,5 @@ int padtun_transform_decrypt(struct padtun_transform *t,
 	if (unlikely(nsg < 0))
 		return nsg;
 
-	return padtun_transform_crypt(t, pkt, skb, nsg, false);
+	return padtun_transform_crypt(t, crypt, skb, nsg, seq, false);
 }

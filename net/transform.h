@@ -4,16 +4,18 @@
 
 #include <crypto/aead.h>
 #include <crypto/chacha20poly1305.h>
+#include <linux/scatterlist.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "keys.h"
 
 struct netlink_ext_ack;
 struct nlattr;
-struct padtun_pkt;
-struct sk_buff;
 
 #define PADTUN_KEY_MAX		32
+#define PADTUN_MAX_SG		(MAX_SKB_FRAGS + 2)
 #define PADTUN_TRANSFORM_NAME_MAX 32
 
 struct padtun_transform_desc {
@@ -52,6 +54,37 @@ struct padtun_transform {
 	struct padtun_key_label rx_label;	/* our end: we receive */
 };
 
+struct padtun_crypt;
+/* The asynchronous AEAD finished the packet it was given: @err its result. */
+typedef void (*padtun_crypt_done_t)(struct padtun_crypt *crypt, int err);
+
+/* What crypting a run of packets needs, one packet after the other: a
+ * batch (queueing.c) carries one, at its very end, and the crypto API's
+ * request with its transform-specific context follows it in the same
+ * allocation (padtun_crypt_size()). Not in skb->cb (48 bytes: struct
+ * padata_priv alone fills it) nor in the headroom (skb_cow_data may move
+ * the data while the request is live).
+ */
+struct padtun_crypt {
+	const struct padtun_key *key;	/* its direction's and session's */
+	padtun_crypt_done_t done;	/* set by the batch's owner */
+	u8 iv[16];
+	struct scatterlist sg[PADTUN_MAX_SG];
+} CRYPTO_MINALIGN_ATTR;
+
+/* The crypt and its request: what a batch reserves at its end. */
+static inline size_t padtun_crypt_size(const struct padtun_transform *t)
+{
+	return sizeof(struct padtun_crypt) + t->req_size;
+}
+
+/* The AEAD is done with the request, which may hold key material. */
+static inline void padtun_crypt_wipe(struct padtun_crypt *crypt,
+				     unsigned int req_size)
+{
+	memzero_explicit(crypt + 1, req_size);
+}
+
 int padtun_transform_init(struct padtun_transform *t,
 			  const struct padtun_transform_desc *desc,
 			  const u8 *key, unsigned int key_len, u64 tx_session,
@@ -61,13 +94,14 @@ int padtun_transform_rx_key(struct padtun_transform *t, u64 session,
 			    struct padtun_key *key);
 void padtun_key_destroy(struct padtun_key *key);
 
-/* Both return -EINPROGRESS when the AEAD went asynchronous:
- * padtun_pkt_crypt_done() is then called later. Any other value is the
- * final result.
+/* Both return -EINPROGRESS when the AEAD went asynchronous: crypt->done
+ * is then called later. Any other value is the final result.
  */
-int padtun_transform_encrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt, struct sk_buff *skb);
-int padtun_transform_decrypt(struct padtun_transform *t,
-			     struct padtun_pkt *pkt, struct sk_buff *skb);
+int padtun_transform_encrypt(const struct padtun_transform *t,
+			     struct padtun_crypt *crypt, struct sk_buff *skb,
+			     u64 session, u64 seq);
+int padtun_transform_decrypt(const struct padtun_transform *t,
+			     struct padtun_crypt *crypt, struct sk_buff *skb,
+			     u64 seq);
 
 #endif /* _PADTUN_TRANSFORM_H */
