@@ -9,6 +9,7 @@
 #   make test T=NAME          one scenario (see selftests/scenarios/)
 #   make modules FLAVOUR=F    padata.ko, padtun.ko and the test modules for kernel F
 #   make lint                 checkpatch --strict, sparse and kernel-doc on padata/ and net/
+#   make deb                  padnet-dkms and padnet-tools .deb files in build/deb/ (packaging/)
 #   make clean                remove build/ (the kernel cache stays)
 #
 # Kernels, module builds and initramfs images live outside the tracked tree:
@@ -22,9 +23,10 @@ B := $(CURDIR)/build/$(FLAVOUR)
 DEBIAN_PACKAGES := linux-source-6.1 gcc make flex bison bc libelf-dev \
 	libssl-dev cpio qemu-system-x86 qemu-utils iproute2 iperf3 \
 	busybox-static ethtool kmod xz-utils patch rsync sparse dwarves python3 strace \
-	wireguard-tools linux-perf gnuplot-nox
+	wireguard-tools linux-perf gnuplot-nox \
+	dkms lintian dpkg-dev
 
-.PHONY: all deps kernel modules tools initramfs demo bench test lint clean
+.PHONY: all deps kernel modules tools initramfs deb demo bench test lint clean
 
 all: initramfs
 
@@ -66,6 +68,12 @@ initramfs: modules tools
 	@cp -a selftests/lib selftests/scenarios $(B)/root/selftests/
 	@cp -a demo bench $(B)/root/
 	@qemu-net/initramfs.sh $(B)/initramfs.cpio.gz $(B)/root
+
+# The packages to install padnet with: padnet-dkms (module sources and
+# dkms.conf) and padnet-tools (iproute2 plugin, seqcheck, ...), lintian
+# clean (selftests/host/deb.sh checks that and builds with dkms).
+deb: deps
+	@packaging/build-debs.sh build/deb
 
 # The main job: two guests on Debian's kernel, every mode, a table.
 demo: deps

@@ -9,6 +9,11 @@
 #                      --out DIR [--guests 1|2] [--cpus N] [--mem MIB]
 #                      [--timeout SEC] [--kernel-name NAME]
 #                      [--modules m1,m2] [--append ARGS]
+#                      [--initrd-extra CPIO.GZ]
+#
+# --initrd-extra: an archive appended to the initramfs, which the kernel
+# unpacks on top of it (files a scenario brings, such as modules built
+# elsewhere).
 #
 # Per guest (a, and b when two): DIR/ROLE/console.log, DIR/ROLE/results/
 # (the guest's files, with "status" holding its script's exit code), and
@@ -18,7 +23,7 @@
 set -euo pipefail
 
 guests=1 cpus=2 mem=512 timeout=300 kname=unknown modules="" append=""
-kernel="" initrd="" run="" out=""
+kernel="" initrd="" run="" out="" extra=""
 cpu_model=${PADNET_QEMU_CPU:-qemu64}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -33,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--kernel-name) kname=$2 ;;
 	--modules) modules=$2 ;;
 	--append) append=$2 ;;
+	--initrd-extra) extra=$2 ;;
 	*) echo "run-guests.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -47,6 +53,10 @@ esac
 rm -rf "$out"
 mkdir -p "$out"
 sockdir=""
+if [ -n "$extra" ]; then
+	cat "$initrd" "$extra" > "$out/initramfs.cpio.gz"
+	initrd=$out/initramfs.cpio.gz
+fi
 pids=()
 
 stop_guests() {
@@ -171,6 +181,7 @@ done
 timed_out=$(( waited != 0 ))
 stop_guests
 trap - EXIT
+[ -z "$extra" ] || rm -f "$out/initramfs.cpio.gz"
 
 rc=0
 for role in $roles; do

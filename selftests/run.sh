@@ -163,7 +163,7 @@ show_output() {
 run_scenario() {
 	local name=$1 k=$2 file=selftests/scenarios/$1.sh out rc expect
 	local id="$name@$k" g st cname reported=0 bad=0 allskip=1 t0
-	local timeout append
+	local timeout append extra=() overlay
 	out=$resdir/$id
 	expect=$(header "$file" expect pass)
 	timeout=$(header "$file" timeout 300)
@@ -177,6 +177,20 @@ run_scenario() {
 		return
 	fi
 	t0=$SECONDS
+	# "# initrd-extra: COMMAND": a host command, given the kernel's name,
+	# that prints the path of a cpio.gz the guests boot with on top of the
+	# initramfs (padtun-dkms: the modules dkms built, the packaged tools).
+	overlay=$(header "$file" initrd-extra '')
+	if [ -n "$overlay" ]; then
+		echo "# $id: $overlay $k"
+		# shellcheck disable=SC2086
+		if ! overlay=$($overlay "$k" 2> "$out.overlay.log"); then
+			tail -n 20 "$out.overlay.log" | sed 's/^/# /'
+			tap fail "$id" "its initrd-extra command failed"
+			return
+		fi
+		extra=(--initrd-extra "$overlay")
+	fi
 	echo "# $id: $(header "$file" guests 1) guest(s), at most $timeout s"
 	qemu-net/run-guests.sh \
 		--kernel "$(kernel_dir "$k")/arch/x86/boot/bzImage" \
@@ -185,7 +199,7 @@ run_scenario() {
 		--guests "$(header "$file" guests 1)" --cpus "$(header "$file" cpus 2)" \
 		--mem "$(header "$file" mem 512)" --timeout "$timeout" \
 		--kernel-name "$k" --modules "$(header "$file" modules '' | tr ' ' ',')" \
-		--append "$append" > "$out.log" 2>&1
+		--append "$append" "${extra[@]}" > "$out.log" 2>&1
 	rc=$?
 	id="$id ($((SECONDS - t0)) s)"
 	grep -h '^smoke:\|^demo:' "$out"/*/results/output.log 2>/dev/null | sed 's/^/# /'
