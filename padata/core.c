@@ -346,13 +346,16 @@ struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
 	mutex_init(&pinst->lock);
 	padata_queues_init(pinst);
 	INIT_WORK(&pinst->reorder_work, padnet_reorder_worker);
-	padnet_test_init(pinst);
+	if (padnet_test_init(pinst))
+		goto err_free_percpu;
 	padnet_reorder_init(pinst, 0);
 	if (padnet_cpus_init(pinst, cpumask))
-		goto err_free_percpu;
+		goto err_free_test;
 	padnet_debugfs_add(pinst);
 	return pinst;
 
+err_free_test:
+	padnet_test_free(pinst);
 err_free_percpu:
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
@@ -426,6 +429,7 @@ void padata_free(struct padata_instance *pinst)
 	padnet_cpus_destroy(pinst);
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
+	padnet_test_free(pinst);
 	kvfree(pinst->ring);
 	kfree(pinst);
 }

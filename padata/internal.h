@@ -23,6 +23,7 @@
 #include <padnet/padata.h>
 
 #include "padata_test_hooks.h"
+#include "stats.h"
 
 /* Written into the reorder ring slot of the next due object. */
 #define PADATA_DUE ((struct padata_priv *)1UL)
@@ -75,7 +76,7 @@ struct padata_squeue {
 	/*
 	 * Bit PADATA_SQ_RUNNING: held by whoever calls serial() for this
 	 * queue, its work item or a token holder running a batch in place
-	 * (padata_release()), so that the two never overlap or swap.
+	 * (padnet_release()), so that the two never overlap or swap.
 	 */
 	unsigned long flags;
 	/*
@@ -87,13 +88,13 @@ struct padata_squeue {
 	unsigned int unpublished ____cacheline_aligned_in_smp;
 };
 
-/*
- * struct padata_stats (padata_test_hooks.h): per-CPU counters, summed for
- * debugfs, each written only by its own CPU.
- */
-
 #ifdef PADNET_TEST_HOOKS
-/* Test builds only: the hook and the fault of padata_test_hooks.h. */
+/*
+ * Test builds only: the hook and the fault of padata_test_hooks.h,
+ * allocated on the side (padnet_test_init()), so that struct
+ * padata_instance is the same in the builds that are tested and in the
+ * ones that ship.
+ */
 struct padata_test_state {
 	padnet_test_hook_t hook;
 	void *arg;
@@ -102,7 +103,8 @@ struct padata_test_state {
 	unsigned int delay_ms;
 	bool swap_pending;
 	struct padata_priv *held;	/* taken by SWAP or DROP */
-	struct delayed_work delay_work;
+	struct delayed_work delay_work;	/* resumes a walk DELAY stopped */
+	struct padata_instance *pinst;
 };
 #endif
 
@@ -145,9 +147,8 @@ struct padata_instance {
 	struct hlist_node cpuhp_node;
 	struct dentry *debugfs;
 	int id;
-#ifdef PADNET_TEST_HOOKS
-	struct padata_test_state test;
-#endif
+	/* Test builds: their hook and faults (test_hooks.c); NULL otherwise. */
+	struct padata_test_state *test;
 };
 
 /* core.c */
@@ -162,6 +163,7 @@ static inline bool padnet_drained(struct padata_instance *pinst)
 }
 
 /* reorder.c */
+void padnet_release(struct padata_instance *pinst, struct padata_priv *padata);
 void padnet_serial_worker(struct work_struct *work);
 void padnet_serial_catch_up(struct padata_instance *pinst);
 void padnet_reorder_worker(struct work_struct *work);
@@ -184,54 +186,56 @@ void padnet_debugfs_remove(struct padata_instance *pinst);
 void padnet_stats_sum(struct padata_instance *pinst, struct padata_stats *sum,
 		      unsigned long *parallel);
 
-/*
- * What a token holder does with the due object. Only test builds ever do
- * anything but release it (padnet_test_fault()).
- */
-enum padata_step {
-	PADATA_STEP_RELEASE,
-	PADATA_STEP_TAKE,	/* clear the slot, do not release (fault) */
-	PADATA_STEP_STOP,	/* end the walk here, the work item resumes */
-};
-
 #ifdef PADNET_TEST_HOOKS
 /* test_hooks.c */
-void padnet_test_init(struct padata_instance *pinst);
+int padnet_test_init(struct padata_instance *pinst);
 void padnet_test_flush(struct padata_instance *pinst);
-enum padata_step padnet_test_fault(struct padata_instance *pinst,
-				   struct padata_priv *padata);
-struct padata_priv *padnet_test_released(struct padata_instance *pinst);
-void padnet_test_release_held(struct padata_instance *pinst);
+void padnet_test_free(struct padata_instance *pinst);
+
+/* faults.c: what padnet_test_set_fault() arms */
+bool padnet_fault_stops_walk(struct padata_instance *pinst,
+			     struct padata_priv *padata);
+void padnet_release_due(struct padata_instance *pinst,
+			struct padata_priv *padata);
+void padnet_fault_release_held(struct padata_instance *pinst);
 
 static inline void padnet_test_point(struct padata_instance *pinst,
 				     enum padnet_test_point point,
 				     struct padata_priv *padata)
 {
+	struct padata_test_state *t = pinst->test;
 	/* Pairs with padnet_test_set_hook(): @arg is set first. */
-	padnet_test_hook_t hook = smp_load_acquire(&pinst->test.hook);
+	padnet_test_hook_t hook = smp_load_acquire(&t->hook);
 
 	if (unlikely(hook))
-		hook(pinst, point, padata, pinst->test.arg);
+		hook(pinst, point, padata, t->arg);
 }
 #else
 /* Release builds: no hook, no fault, no symbol; these compile to nothing. */
-static inline void padnet_test_init(struct padata_instance *pinst) {}
-static inline void padnet_test_flush(struct padata_instance *pinst) {}
-static inline enum padata_step padnet_test_fault(struct padata_instance *pinst,
-						 struct padata_priv *padata)
+static inline int padnet_test_init(struct padata_instance *pinst)
 {
-	return PADATA_STEP_RELEASE;
+	return 0;
 }
 
-static inline struct padata_priv *
-padnet_test_released(struct padata_instance *pinst)
-{
-	return NULL;
-}
+static inline void padnet_test_flush(struct padata_instance *pinst) {}
+static inline void padnet_test_free(struct padata_instance *pinst) {}
 
 static inline void padnet_test_point(struct padata_instance *pinst,
 				     enum padnet_test_point point,
 				     struct padata_priv *padata) {}
+
+static inline bool padnet_fault_stops_walk(struct padata_instance *pinst,
+					   struct padata_priv *padata)
+{
+	return false;
+}
+
+/* The token holder hands the due object on. */
+static inline void padnet_release_due(struct padata_instance *pinst,
+				      struct padata_priv *padata)
+{
+	padnet_release(pinst, padata);
+}
 #endif
 
 #endif /* _PADATA_INTERNAL_H */

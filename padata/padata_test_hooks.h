@@ -10,16 +10,7 @@
 
 #include <padnet/padata.h>
 
-/* Per-CPU counters of an instance (internal.h); summed by the hook below. */
-struct padata_stats {
-	unsigned long submitted;
-	unsigned long completed;
-	unsigned long ebusy;
-	unsigned long parallel;
-	unsigned long serial_in_place;	/* serial() batches run by a releaser */
-	unsigned long serial_caught_up;	/* ... by a parallel worker between objects */
-	unsigned long max_depth;
-};
+#include "stats.h"
 
 /* Where the core calls the hook set with padnet_test_set_hook(). */
 enum padnet_test_point {

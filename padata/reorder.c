@@ -71,8 +71,7 @@ static bool padata_serial_in_place_ok(struct padata_squeue *sq)
  * Hands an in-order object to its callback CPU's serial queue. The queue
  * has one producer at a time, the token holder, so it stays in order.
  */
-static void padata_release(struct padata_instance *pinst,
-			   struct padata_priv *padata)
+void padnet_release(struct padata_instance *pinst, struct padata_priv *padata)
 {
 	struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, padata->cb_cpu);
 
@@ -96,89 +95,6 @@ static void padata_release(struct padata_instance *pinst,
 	}
 	queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
 }
-
-/* A test fault's object, released late on purpose; NULL in release builds. */
-static void padata_release_held(struct padata_instance *pinst,
-				struct padata_priv *padata)
-{
-	if (unlikely(padata))
-		padata_release(pinst, padata);
-}
-
-#ifdef PADNET_TEST_HOOKS
-/*
- * Test builds: the faults of padnet_test_set_fault(). Called by the token
- * holder only, so its fields need no atomics: the token hand-off orders
- * one holder's writes before the next holder's reads.
- */
-enum padata_step padnet_test_fault(struct padata_instance *pinst,
-				   struct padata_priv *padata)
-{
-	struct padata_test_state *t = &pinst->test;
-	/* Acquire: pairs with the release in padnet_test_set_fault(). */
-	enum padnet_test_fault fault = smp_load_acquire(&t->fault);
-
-	if (likely(fault == PADNET_FAULT_NONE))
-		return PADATA_STEP_RELEASE;
-	if (t->countdown) {
-		t->countdown--;
-		return PADATA_STEP_RELEASE;
-	}
-	WRITE_ONCE(t->fault, PADNET_FAULT_NONE);
-	switch (fault) {
-	case PADNET_FAULT_SWAP:
-		t->swap_pending = true;
-		fallthrough;
-	case PADNET_FAULT_DROP:
-		WRITE_ONCE(t->held, padata);
-		return PADATA_STEP_TAKE;
-	default:
-		/* The token stays with @padata until the delayed resume. */
-		WRITE_ONCE(pinst->reorder_resume, padata);
-		queue_delayed_work(pinst->wq, &t->delay_work,
-				   msecs_to_jiffies(t->delay_ms));
-		return PADATA_STEP_STOP;
-	}
-}
-
-/* After each release: a swapped object goes right after the next one. */
-struct padata_priv *padnet_test_released(struct padata_instance *pinst)
-{
-	struct padata_test_state *t = &pinst->test;
-
-	if (likely(!t->swap_pending))
-		return NULL;
-	t->swap_pending = false;
-	return xchg(&t->held, NULL);
-}
-
-/* Releases what a fault still holds, out of order; process context. */
-void padnet_test_release_held(struct padata_instance *pinst)
-{
-	rcu_read_lock_sched();
-	padata_release_held(pinst, xchg(&pinst->test.held, NULL));
-	rcu_read_unlock_sched();
-}
-
-static void padata_test_delay_worker(struct work_struct *work)
-{
-	struct padata_instance *pinst;
-
-	pinst = container_of(to_delayed_work(work), struct padata_instance,
-			     test.delay_work);
-	padnet_reorder_resume(pinst);
-}
-
-void padnet_test_init(struct padata_instance *pinst)
-{
-	INIT_DELAYED_WORK(&pinst->test.delay_work, padata_test_delay_worker);
-}
-
-void padnet_test_flush(struct padata_instance *pinst)
-{
-	flush_delayed_work(&pinst->test.delay_work);
-}
-#endif /* PADNET_TEST_HOOKS */
 
 /*
  * The reorder backlog a token holder cleared in one walk: the due object
@@ -213,33 +129,26 @@ static void padata_reorder(struct padata_instance *pinst,
 	struct padata_priv **ring = pinst->ring;
 	u32 mask = pinst->ring_mask;
 	u32 first = padata->seq_nr, next = first;
-	enum padata_step step;
 
 	padnet_test_point(pinst, PADNET_TP_WALK, padata);
 	do {
-		step = next - first == pinst->limit ? PADATA_STEP_STOP :
-		       padnet_test_fault(pinst, padata);
-		if (step == PADATA_STEP_STOP) {
-			/* A test fault queues its own delayed resume. */
-			if (next - first == pinst->limit) {
-				/* Ordered before the work runs: queue_work(). */
-				WRITE_ONCE(pinst->reorder_resume, padata);
-				queue_work(pinst->wq, &pinst->reorder_work);
-			}
+		if (next - first == pinst->limit) {
+			/* Ordered before the work runs: queue_work(). */
+			WRITE_ONCE(pinst->reorder_resume, padata);
+			queue_work(pinst->wq, &pinst->reorder_work);
 			break;
 		}
+		/* Test builds: a fault may stop here and resume later. */
+		if (unlikely(padnet_fault_stops_walk(pinst, padata)))
+			break;
 		WRITE_ONCE(ring[next & mask], NULL);
 		next++;
-		if (step == PADATA_STEP_RELEASE) {
-			padnet_test_point(pinst, PADNET_TP_RELEASE, padata);
-			padata_release(pinst, padata);
-			padata_release_held(pinst, padnet_test_released(pinst));
-		}
+		padnet_release_due(pinst, padata);
 		padnet_test_point(pinst, PADNET_TP_NEXT, NULL);
 		/*
 		 * Full barrier: pairs with the xchg() in padata_do_serial().
 		 * When it fails it is unordered, but it returns the object
-		 * whose contents the next padata_release() publishes with
+		 * whose contents the next padnet_release() publishes with
 		 * llist_add(), a full barrier, before anyone else reads them.
 		 */
 		padata = cmpxchg(&ring[next & mask], NULL, PADATA_DUE);

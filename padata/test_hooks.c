@@ -7,8 +7,44 @@
  */
 
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include "internal.h"
+
+static void padnet_test_delay_worker(struct work_struct *work)
+{
+	struct padata_test_state *t = container_of(to_delayed_work(work),
+						   struct padata_test_state,
+						   delay_work);
+
+	padnet_reorder_resume(t->pinst);
+}
+
+/* An instance's test state; its hook and fault start off. */
+int padnet_test_init(struct padata_instance *pinst)
+{
+	struct padata_test_state *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return -ENOMEM;
+	t->pinst = pinst;
+	INIT_DELAYED_WORK(&t->delay_work, padnet_test_delay_worker);
+	pinst->test = t;
+	return 0;
+}
+
+/* Drained: a walk DELAY stopped has been resumed; let that run end. */
+void padnet_test_flush(struct padata_instance *pinst)
+{
+	flush_delayed_work(&pinst->test->delay_work);
+}
+
+/* Nothing runs for the instance any more. */
+void padnet_test_free(struct padata_instance *pinst)
+{
+	kfree(pinst->test);
+	pinst->test = NULL;
+}
 
 /**
  * padnet_alloc_limit - allocate an instance with a given in-flight limit
@@ -74,9 +110,9 @@ void padnet_test_set_hook(struct padata_instance *pinst,
 			  padnet_test_hook_t hook, void *arg)
 {
 	mutex_lock(&pinst->lock);
-	WRITE_ONCE(pinst->test.arg, arg);
+	WRITE_ONCE(pinst->test->arg, arg);
 	/* Pairs with the acquire in padnet_test_point(). */
-	smp_store_release(&pinst->test.hook, hook);
+	smp_store_release(&pinst->test->hook, hook);
 	mutex_unlock(&pinst->lock);
 	if (!hook)
 		synchronize_rcu();
@@ -101,20 +137,20 @@ int padnet_test_set_fault(struct padata_instance *pinst,
 			  enum padnet_test_fault fault, unsigned int nth,
 			  unsigned int delay_ms)
 {
-	struct padata_test_state *t = &pinst->test;
+	struct padata_test_state *t = pinst->test;
 	int ret = 0;
 
 	mutex_lock(&pinst->lock);
 	if (fault == PADNET_FAULT_NONE) {
 		WRITE_ONCE(t->fault, PADNET_FAULT_NONE);
-		padnet_test_release_held(pinst);
+		padnet_fault_release_held(pinst);
 	} else if (READ_ONCE(t->fault) != PADNET_FAULT_NONE ||
 		   READ_ONCE(t->held)) {
 		ret = -EBUSY;
 	} else {
 		t->countdown = nth;
 		t->delay_ms = delay_ms;
-		/* Pairs with the acquire in padnet_test_fault(). */
+		/* Pairs with the acquire in padnet_fault_due(). */
 		smp_store_release(&t->fault, fault);
 	}
 	mutex_unlock(&pinst->lock);
