@@ -103,13 +103,13 @@ memory_run() {
 	done
 	grep -E '^(Slab|SUnreclaim)' /proc/meminfo > "$RESULTS/memory.$ROLE.before"
 	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.before"
-	sync_with_peer
+	sync_with_peer memory-run
 	if [ "$ROLE" = b ]; then
 		iperf3 -c "$(mode_peer padtun-chacha20poly1305)" -u -b 0 -l 64 \
 			-k "$mem_packets" -J > "$RESULTS/memory.json"
 		sleep 2
 	fi
-	sync_with_peer
+	sync_with_peer memory-run-done
 	grep -E '^(Slab|SUnreclaim)' /proc/meminfo > "$RESULTS/memory.$ROLE.after"
 	ip -s link show padtun1 > "$RESULTS/memory.$ROLE.link.after"
 	for ev in kmalloc kmem_cache_alloc kmalloc_node kmem_cache_alloc_node; do
@@ -134,7 +134,7 @@ profile() {
 	case $1 in *@*) test=${1#*@} ;; esac
 	[ -n "$callgraph" ] && g=-g
 	one_sided_begin "$test" "$mode"
-	sync_with_peer
+	sync_with_peer "profile-$1"
 	case $test in
 	rx*)
 		rx_perf="$g -o $data"
@@ -166,7 +166,7 @@ profile() {
 			-g none > "$out.inclusive" 2>/dev/null
 	fi
 	rm -f "$data"
-	sync_with_peer
+	sync_with_peer "profile-$1-done"
 	one_sided_end "$test"
 }
 
@@ -181,7 +181,7 @@ profile() {
 one_sided_begin() {
 	case $1 in tx*|rx*) ;; *) return 0 ;; esac
 	[ "$ROLE" = b ] && ping -c 1 -w 8 "$(mode_peer "$2")" > /dev/null
-	sync_with_peer
+	sync_with_peer "pinged-$2"
 	[ "$ROLE" = a ] && discard_at_underlay on
 	return 0
 }
@@ -245,9 +245,9 @@ rx_play() {
 	# What the tunnel still held reaches a while it discards: once
 	# accepted, its later numbers would make the playback's too old.
 	until_sent_all eth0
-	sync_with_peer
+	sync_with_peer rx-recorded
 	rx_perf_start
-	sync_with_peer
+	sync_with_peer rx-listening
 	replayinject play eth0 $rec
 	rm -f $rec
 	rx_perf_wait
@@ -272,7 +272,7 @@ until_sent_all() {
 # checker's end (cpu_delta).
 rx_receive() {
 	local checker c0 rc
-	sync_with_peer
+	sync_with_peer rx-recorded
 	discard_at_underlay off
 	seqcheck recv $RX_PORT $RX_COUNT --timeout 3 --max-loss $RX_COUNT \
 		> /tmp/rx.check 2> /tmp/rx.listening &
@@ -283,7 +283,7 @@ rx_receive() {
 	done
 	rx_perf_start
 	c0=$(cpu_each)
-	sync_with_peer
+	sync_with_peer rx-listening
 	wait $checker
 	rc=$?
 	cpu_delta "$c0"
@@ -306,17 +306,17 @@ cpu_delta() {
 if [ "$ROLE" = a ]; then
 	iperf3_serve
 	counters "$RESULTS/counters.a.before"
-	sync_with_peer
+	sync_with_peer bench-start
 	for rep in $(seq "$reps"); do
 		for mode in $modes; do
 			for test in $(echo "$tests" | tr , ' '); do
 				one_sided_begin "$test" "$mode"
-				sync_with_peer
+				sync_with_peer "$mode-$test-$rep"
 				before=$(cpu_now)
 				case $test in
 				rx*) rx_receive > "$RESULTS/$mode.$test.$rep.rx" ;;
 				esac
-				sync_with_peer
+				sync_with_peer "$mode-$test-$rep-done"
 				echo "$mode $test $rep $before $(cpu_now)" >> "$RESULTS/cpu.a"
 				one_sided_end "$test"
 			done
@@ -383,16 +383,16 @@ tx_test() {
 total=$((reps * $(echo $modes | wc -w) * $(echo "$tests" | tr , ' ' | wc -w)))
 done_tests=0
 counters "$RESULTS/counters.b.before"
-sync_with_peer
+sync_with_peer bench-start
 for rep in $(seq "$reps"); do
 	for mode in $modes; do
 		for test in $(echo "$tests" | tr , ' '); do
 			one_sided_begin "$test" "$mode"
-			sync_with_peer
+			sync_with_peer "$mode-$test-$rep"
 			before=$(cpu_now)
 			run_test "$mode" "$test" "$rep"
 			after=$(cpu_now)
-			sync_with_peer
+			sync_with_peer "$mode-$test-$rep-done"
 			echo "$mode $test $rep $before $after" >> "$RESULTS/cpu.b"
 			done_tests=$((done_tests + 1))
 		done

@@ -25,15 +25,14 @@ esp_mode_add 2 "$ESP_GCM" "$ESP_GCM_KEY" || exit 1
 
 if [ "$ROLE" = a ]; then
 	iperf3_serve
-	sync_with_peer
-	sync_with_peer	# b is done with throughput
+	sync_with_peer iperf3-serving
+	sync_with_peer throughput-done
 	port=6010 receivers=""
 	for mode in $padtun_modes; do
-		seqcheck recv $port 2000 --timeout 10 > "$RESULTS/seqcheck-$mode.txt" 2>&1 &
-		receivers="$receivers $!" port=$((port + 1))
+		seqcheck_start "$RESULTS/seqcheck-$mode.txt" $port 2000 --timeout 10
+		receivers="$receivers $SEQCHECK_PID" port=$((port + 1))
 	done
-	sleep 1
-	sync_with_peer
+	sync_with_peer streams
 	# shellcheck disable=SC2086
 	wait $receivers
 	iperf3_stop
@@ -48,7 +47,7 @@ fi
 	echo "crypto esp-chacha20poly1305 $(crypto_driver "seqiv($ESP_CHACHA)")"
 	echo "crypto esp-gcm-aes $(crypto_driver "seqiv($ESP_GCM)")"
 } > "$RESULTS/info"
-sync_with_peer
+sync_with_peer iperf3-serving
 for round in $(seq "$rounds"); do
 	for mode in $modes; do
 		json=$RESULTS/$mode-$round.json
@@ -61,8 +60,8 @@ for mode in $padtun_modes; do
 	iperf3 -c "$(mode_peer "$mode")" -u -b 20M -l 1200 -t 2 --get-server-output -J > "$json"
 	echo "$mode $(out_of_order "$json")" | tee -a "$RESULTS/order"
 done
-sync_with_peer
-sync_with_peer
+sync_with_peer throughput-done
+sync_with_peer streams
 port=6010
 for mode in $padtun_modes; do
 	seqcheck send "$(mode_peer "$mode")" $port 2000 1000 --rate 1000 > /dev/null &

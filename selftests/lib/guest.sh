@@ -2,7 +2,8 @@
 # Helpers for scenario scripts, sourced inside a guest: . /selftests/lib/guest.sh
 #
 # Set by guest-init: ROLE (a|b), PEER (the other guest's eth0 address),
-# ADDR (ours), KERNEL (check|sanitizer|fast), RESULTS (copied to the host).
+# ADDR (ours), KERNEL (check|sanitizer|up|distro: qemu-net/build-kernel.sh),
+# RESULTS (copied to the host).
 
 # Debian's busybox shell runs its own applets before $PATH: make "ip" mean
 # Debian's full iproute2 (with the padtun plugin), not busybox's applet.
@@ -30,22 +31,33 @@ tap_exit() {
 	exit 1
 }
 
-# sync_with_peer: a barrier between the two guests. Guest a listens, guest
-# b retries until a is there; both return only once they have met. Every
-# barrier uses the same port, so both guests must call it equally often.
+# sync_with_peer NAME: the barrier NAME between the two guests. Guest a
+# listens, guest b sends NAME until a is there; both return once they
+# have met. Named, so that a barrier one guest skips or calls once more
+# does not silently pair with the other's next one: a checks that b came
+# to the same NAME, and if not says so in a TAP "not ok" line (on stderr:
+# a caller may have stdout in a file) and returns 1, which fails the
+# scenario. Only a can tell: busybox nc exits at the peer's end of
+# stream, so b's could leave before it sent its name if a answered.
 sync_with_peer() {
-	if [ "$ROLE" = a ]; then
-		nc -l -p 7999 > /dev/null
-	else
-		until echo sync | nc "$PEER" 7999 2>/dev/null; do
-			sleep 0.2
-		done
+	if [ -z "${1:-}" ]; then
+		ok 1 "sync_with_peer: a barrier needs a name" >&2
+		return 1
 	fi
+	if [ "$ROLE" = a ]; then
+		_heard=$(nc -l -p 7999)
+		[ "$_heard" = "$1" ] && return 0
+		ok 1 "barrier '$1': the peer came to barrier '$_heard'" >&2
+		return 1
+	fi
+	until echo "$1" | nc "$PEER" 7999 > /dev/null 2>&1; do
+		sleep 0.2
+	done
 }
 
 # tell_peer LINE (one end) / hear_peer (the other): one line of text from
 # one guest to the other, after the pattern of sync_with_peer but on its
-# own port, so that barriers are not miscounted.
+# own port, so that a line is never taken for a barrier's name.
 tell_peer() {
 	until echo "$1" | nc "$PEER" 7998 2>/dev/null; do
 		sleep 0.2
@@ -84,13 +96,61 @@ iperf3_stop() {
 	kill "$IPERF3_SERVER" 2>/dev/null
 }
 
-# serve_iperf3_once: one iperf3 test as the server; returns its exit status
-# when the test is over. The client end calls sync_with_peer, then connects.
+# serve_iperf3_once BARRIER: one iperf3 test as the server, the peer met
+# at BARRIER once it listens; returns its exit status when the test is
+# over. The client end calls sync_with_peer BARRIER, then connects.
 serve_iperf3_once() {
 	iperf3 -s -1 > /dev/null 2>&1 &
+	_server=$!
 	wait_for_listen 5201
-	sync_with_peer
-	wait $!
+	sync_with_peer "$1"
+	wait $_server
+}
+
+# seqcheck_start FILE PORT COUNT [OPTION...]: seqcheck recv in the
+# background, its report (and its stderr) in FILE, its PID in
+# SEQCHECK_PID; returns once it listens (its "listening" line), so that
+# the peer may be told to send: a datagram sent before would be lost.
+# False if it did not start listening within 5 s.
+seqcheck_start() {
+	_file=$1
+	shift
+	seqcheck recv "$@" > "$_file" 2>&1 &
+	SEQCHECK_PID=$!
+	for _ in $(seq 50); do
+		grep -q listening "$_file" && return 0
+		running $SEQCHECK_PID || break
+		sleep 0.1
+	done
+	echo "# seqcheck recv $*: not listening: $(cat "$_file")"
+	return 1
+}
+
+# seqcheck_recv BARRIER FILE DESC PORT COUNT [OPTION...] [-- CMD [ARG...]]:
+# receive a seqcheck stream while the peer sends it: the receiver
+# (seqcheck_start FILE PORT COUNT OPTION...) listens, the peer is met at
+# BARRIER (and sends then), CMD runs meanwhile if given (what this guest
+# does during the stream, its own TAP lines included), and when the
+# receiver is done, one TAP line "DESC (received ...)" on its exit status,
+# unless DESC is empty (the caller judges FILE itself). Returns seqcheck's
+# exit status.
+seqcheck_recv() {
+	local barrier=$1 file=$2 desc=$3 args="" pid rc
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		args="$args $1"
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	# shellcheck disable=SC2086 # PORT COUNT OPTION...: one word each
+	seqcheck_start "$file" $args
+	pid=$SEQCHECK_PID
+	sync_with_peer "$barrier"
+	[ $# -gt 0 ] && "$@"
+	wait "$pid"
+	rc=$?
+	[ -n "$desc" ] && ok "$rc" "$desc ($(grep received "$file"))"
+	return "$rc"
 }
 
 # mbit_per_second FILE: the summary throughput of an iperf3 -J report.

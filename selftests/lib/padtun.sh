@@ -5,13 +5,14 @@
 #   . /selftests/lib/guest.sh
 #   . /selftests/lib/padtun.sh
 #
-# Sets KEY (a chacha20poly1305 key; a scenario may set its own after
-# sourcing), KNOBS (the debugfs test knobs), and ME and OTHER: this guest's
-# and the peer's address inside the tunnel.
+# Sets KEY (lib/addresses.sh's test key, a chacha20poly1305 key; a
+# scenario may set its own after sourcing), KNOBS (the debugfs test
+# knobs), and ME and OTHER: this guest's and the peer's address inside
+# the tunnel (addresses.sh's plan, tunnel 0).
+. /selftests/lib/addresses.sh
 
-KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 KNOBS=/sys/kernel/debug/padtun
-if [ "$ROLE" = a ]; then ME=198.19.0.1 OTHER=198.19.0.2; else ME=198.19.0.2 OTHER=198.19.0.1; fi
+ME=$(mine 19.0) OTHER=$(theirs 19.0)
 
 # padtun_add [ARGS...]: padtun0 from our eth0 address to the peer's, UDP
 # port 5555, key $KEY, and ARGS (transform, cpus, ...).
@@ -35,20 +36,16 @@ stat() {
 # all and in order. One TAP line per step, on the end that checks it.
 tcp_then_seqcheck() {
 	if [ "$ROLE" = a ]; then
-		serve_iperf3_once
-		sync_with_peer
+		serve_iperf3_once tcp-to-a
+		sync_with_peer seqcheck-to-b
 		seqcheck send "$OTHER" 6000 "$1" 1000 --rate "$2" > /dev/null
 		ok $? "seqcheck sent $1 datagrams"
 	else
-		sync_with_peer
+		sync_with_peer tcp-to-a
 		iperf3 -c "$OTHER" -t 4 > /dev/null
 		ok $? "iperf3 TCP $ME -> $OTHER"
-		seqcheck recv 6000 "$1" --timeout 10 > "$RESULTS/seqcheck.txt" 2>&1 &
-		recv=$!
-		sleep 1
-		sync_with_peer
-		wait $recv
-		ok $? "seqcheck: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
+		seqcheck_recv seqcheck-to-b "$RESULTS/seqcheck.txt" \
+			"seqcheck: in order, nothing lost" 6000 "$1" --timeout 10
 	fi
 }
 

@@ -7,25 +7,17 @@
 #   . /selftests/lib/guest.sh
 #   . /selftests/lib/tunnels.sh
 #
-# Addresses (RFC 2544's 198.18.0.0/15): 198.18.0.x is the virtio-net link
-# (guest-init), 198.18.N.x a further address pair on it for ESP SA N;
-# 198.19.N.x the inside of tunnel N. Guest a is .1, guest b is .2.
-#
-# Keys are fixed test keys, the same in both guests: these tunnels carry
-# test traffic between two guests on one host and nothing else.
-
-# mine NET / theirs NET: this guest's and the peer's address in 198.NET.0/24.
-mine() { [ "$ROLE" = a ] && echo "198.$1.1" || echo "198.$1.2"; }
-theirs() { [ "$ROLE" = a ] && echo "198.$1.2" || echo "198.$1.1"; }
-
-TUNNEL_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+# The addresses (mine, theirs: tunnel N inside 198.19.N.0/24, ESP SA N on
+# 198.18.N.x) and the key (KEY) are lib/addresses.sh's. The other keys
+# here are fixed test keys as well, the same in both guests.
+. /selftests/lib/addresses.sh
 
 # padtun_mode_add DEV N TRANSFORM [ARGS...]: padtun DEV over the link, UDP
 # port 5500+N, inside 198.19.N.0/24, with TRANSFORM and ARGS (cpus, cbcpu).
 padtun_mode_add() {
 	local dev=$1 n=$2 transform=$3 key=""
 	shift 3
-	[ "$transform" = none ] || key="key $TUNNEL_KEY"
+	[ "$transform" = none ] || key="key $KEY"
 	# shellcheck disable=SC2086
 	ip link add "$dev" type padtun local "$ADDR" remote "$PEER" \
 		port $((5500 + n)) transform "$transform" $key "$@" &&
@@ -71,7 +63,7 @@ esp_mode_add() {
 
 # The ESP AEADs, with their keys (key, then the 4-byte salt).
 ESP_CHACHA='rfc7539esp(chacha20,poly1305)'
-ESP_CHACHA_KEY=${TUNNEL_KEY}01020304
+ESP_CHACHA_KEY=${KEY}01020304
 ESP_GCM='rfc4106(gcm(aes))'
 ESP_GCM_KEY=000102030405060708090a0b0c0d0e0f01020304
 

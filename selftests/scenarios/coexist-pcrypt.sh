@@ -37,14 +37,14 @@ ok $? "padtun0 up, inside $(mine 19.0)"
 grep -qw '^pcrypt' /proc/modules && grep -qw '^padata' /proc/modules
 ok $? "lsmod: $(lsmod | awk 'NR > 1 && /^(padata|padtun|pcrypt) / { print $1 }' | tr '\n' ' ')"
 lsmod > "$RESULTS/lsmod.txt"
-sync_with_peer
+sync_with_peer links-up
 
 # a sends both streams at once while b sends TCP to a over ESP.
 if [ "$ROLE" = a ]; then
 	iperf3 -s -1 -B "$(mine 18.1)" > /dev/null 2>&1 &
 	server=$!
 	wait_for_listen 5201
-	sync_with_peer
+	sync_with_peer streams
 	seqcheck send "$(theirs 18.1)" 6001 $count 1000 --rate $rate > /dev/null &
 	esp=$!
 	seqcheck send "$(theirs 19.0)" 6000 $count 1000 --rate $rate > /dev/null
@@ -54,16 +54,16 @@ if [ "$ROLE" = a ]; then
 	wait $server
 	ok $? "iperf3 TCP through ESP (server)"
 else
-	seqcheck recv 6001 $count --timeout 15 > "$RESULTS/seqcheck-esp.txt" 2>&1 &
-	esp=$!
-	seqcheck recv 6000 $count --timeout 15 > "$RESULTS/seqcheck-padtun.txt" 2>&1 &
-	tun=$!
-	sleep 1
-	sync_with_peer
-	iperf3 -c "$(theirs 18.1)" -t 5 -J > "$RESULTS/esp-tcp.json"
-	ok $? "iperf3 TCP through ESP+pcrypt: $(mbit_per_second "$RESULTS/esp-tcp.json") Mbit/s"
-	wait $tun
-	ok $? "padtun: in order, nothing lost ($(grep received "$RESULTS/seqcheck-padtun.txt"))"
+	# The ESP stream's receiver first, then padtun's, whose helper meets
+	# a and runs b's TCP through ESP while both streams come.
+	esp_tcp() {
+		iperf3 -c "$(theirs 18.1)" -t 5 -J > "$RESULTS/esp-tcp.json"
+		ok $? "iperf3 TCP through ESP+pcrypt: $(mbit_per_second "$RESULTS/esp-tcp.json") Mbit/s"
+	}
+	seqcheck_start "$RESULTS/seqcheck-esp.txt" 6001 $count --timeout 15
+	esp=$SEQCHECK_PID
+	seqcheck_recv streams "$RESULTS/seqcheck-padtun.txt" \
+		"padtun: in order, nothing lost" 6000 $count --timeout 15 -- esp_tcp
 	# The ESP stream's order is the kernel's pcrypt's, not ours: one run
 	# in several saw 1 of 3000 reordered there (docs/testbed.rst). Its
 	# completeness is asserted, its order reported.
@@ -71,7 +71,7 @@ else
 	grep -q "received $count lost 0 duplicates 0 " "$RESULTS/seqcheck-esp.txt"
 	ok $? "ESP+pcrypt: complete ($(grep received "$RESULTS/seqcheck-esp.txt"))"
 fi
-sync_with_peer
+sync_with_peer streams-done
 
 ip -s xfrm state > "$RESULTS/xfrm-state.txt"
 [ "$(crypto_refcnt "$pcrypt")" -gt "${before:-0}" ]

@@ -20,15 +20,15 @@ ok $? "padtun0 up with $ME"
 [ "$(padata_instances)" = 2 ]
 ok $? "the link's two padata instances, the guest's only ones"
 link_serial_snapshot
-sync_with_peer
+sync_with_peer links-up
 
 if [ "$ROLE" = a ]; then
 	iperf3_serve
-	sync_with_peer
-	sync_with_peer	# b is done with iperf3
+	sync_with_peer iperf3-serving
+	sync_with_peer iperf3-done
 	iperf3_stop
 else
-	sync_with_peer
+	sync_with_peer iperf3-serving
 	for dir in "" -R; do
 		iperf3 -c $OTHER -t 4 $dir -J > "$RESULTS/tcp$dir.json"
 		ok $? "iperf3 TCP $dir: $(mbit_per_second "$RESULTS/tcp$dir.json") Mbit/s"
@@ -38,19 +38,18 @@ else
 		[ "$ooo" = 0 ]
 		ok $? "iperf3 UDP $dir: ${ooo:-?} datagrams out of order"
 	done
-	sync_with_peer
+	sync_with_peer iperf3-done
 fi
 
 # One stream each way, both at once.
-seqcheck recv 6000 5000 --timeout 15 > "$RESULTS/seqcheck.txt" 2>&1 &
-recv=$!
-sleep 1
-sync_with_peer
-seqcheck send $OTHER 6000 5000 1000 --rate 1000 > /dev/null
-ok $? "seqcheck sent 5000 datagrams to $OTHER"
-wait $recv
-ok $? "seqcheck from $OTHER: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
-sync_with_peer
+send_stream() {
+	seqcheck send $OTHER 6000 5000 1000 --rate 1000 > /dev/null
+	ok $? "seqcheck sent 5000 datagrams to $OTHER"
+}
+seqcheck_recv streams "$RESULTS/seqcheck.txt" \
+	"seqcheck from $OTHER: in order, nothing lost" 6000 5000 --timeout 15 \
+	-- send_stream
+sync_with_peer streams-done
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 [ "$(stat rx_auth_failed)" = 0 ] && [ "$(stat rx_replayed)" = 0 ]

@@ -26,13 +26,13 @@ ip link add padtun0 type padtun local $ME6 remote $PEER6 port 5555 \
 ok $? "padtun0 over IPv6, gcm-aes, maxinflight 1000"
 padtun_up
 ok $? "padtun0 up, mtu $(cat /sys/class/net/padtun0/mtu)"
-sync_with_peer
+sync_with_peer links-up
 
 ping -c 3 -W 5 $OTHER > /dev/null
 ok $? "ping $OTHER"
 
 tcp_then_seqcheck 6000 2000
-sync_with_peer
+sync_with_peer seqcheck-done
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 busy=$(($(stat tx_busy) + $(stat rx_busy)))

@@ -82,14 +82,15 @@ phase() {
 				echo 5000 > $KNOBS/delay_us_max
 			ok $? "$phase: knobs on: unauth_max 262144, delay_us_max 5000"
 		fi
-		seqcheck recv 6000 10000000 --timeout 600 --max-loss 10000000 \
-			> "$RESULTS/$phase-seqcheck.txt" 2>&1 &
-		recv=$!
-		sleep 1
+		# The legitimate stream's receiver: stopped, not waited for,
+		# once b is done (its count is b's to tell).
+		seqcheck_start "$RESULTS/$phase-seqcheck.txt" 6000 10000000 \
+			--timeout 600 --max-loss 10000000
+		recv=$SEQCHECK_PID
 		snap "$RESULTS/$phase-before.txt"
 		free_min=$(sed -n 's/^MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo)
 		free_base=$free_min
-		sync_with_peer		# ready
+		sync_with_peer "$phase-start"
 		# while b sends: the lowest MemAvailable seen
 		hear_peer > "$RESULTS/$phase-told.txt" &
 		heard=$!
@@ -108,7 +109,7 @@ phase() {
 		account "$rc" "$((free_base - free_min))"
 	else
 		tx0=$(stat tx_sent) lost0=$(tx_lost)
-		sync_with_peer
+		sync_with_peer "$phase-start"
 		seqcheck send "$OTHER" 6000 10000000 --sizes 64-1000 --rate $LRATE \
 			> "$RESULTS/$phase-legit.txt" &
 		legit=$!
@@ -181,22 +182,21 @@ account() {
 
 link_up
 ok $? "padtun0 up"
-sync_with_peer
+sync_with_peer links-up
 
 # capture_session FILE COUNT NAME: b captures the first COUNT datagrams of
 # its link on the underlay into FILE, all it sends meanwhile: one ping and
 # COUNT - 1 seqcheck datagrams, which a receives.
 capture_session() {
 	if [ "$ROLE" = a ]; then
-		seqcheck recv 6009 $(($2 - 1)) --timeout 20 > "$RESULTS/$3-seqcheck.txt" 2>&1 &
-		sync_with_peer
-		wait
-		return
+		seqcheck_recv "capture-$3" "$RESULTS/$3-seqcheck.txt" "" \
+			6009 $(($2 - 1)) --timeout 20
+		return 0
 	fi
 	replayinject capture eth0 5555 "$1" --out "$2" --timeout 60 > "$RESULTS/capture-$3.txt" 2>&1 &
 	cap=$!
 	sleep 1
-	sync_with_peer
+	sync_with_peer "capture-$3"
 	ping -c 1 -W 5 "$OTHER" > /dev/null && sleep 1 &&
 		seqcheck send "$OTHER" 6009 $(($2 - 1)) --rate 500 > /dev/null
 	wait $cap
@@ -209,22 +209,22 @@ if [ "$ROLE" = b ]; then
 	ip link del padtun0 && link_up
 	ok $? "b re-created padtun0"
 fi
-sync_with_peer
+sync_with_peer b-recreated
 ping -c 2 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER on b's new session"
-sync_with_peer
+sync_with_peer pinged-new-session
 # Datagrams of the current session, for replays and flipped bits.
 capture_session $CUR 64 current
-sync_with_peer
+sync_with_peer captured
 
 phase paced $H --rate "$HRATE"
-sync_with_peer
+sync_with_peer paced-done
 phase flood $H --seed 2
-sync_with_peer
+sync_with_peer flood-done
 phase jumbo $J --classes jumbo --seed 3
-sync_with_peer
+sync_with_peer jumbo-done
 phase jumbo-bound $JB --classes jumbo --seed 4
-sync_with_peer
+sync_with_peer jumbo-bound-done
 
 ping -c 2 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER after all of it"

@@ -22,7 +22,7 @@ ok $? "ip link add padtun0 cpus 0-2 cbcpu 1 rxcbcpu 2"
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
 padtun_up
 ok $? "padtun0 up"
-sync_with_peer
+sync_with_peer links-up
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER"
 
@@ -42,35 +42,36 @@ hotplug_loop() {
 	echo "$n" > "$RESULTS/hotplug-count.txt"
 }
 
+# under_hotplug: while the peer's stream comes, ours goes out, b's TCP
+# runs and the CPUs go off and on.
+under_hotplug() {
+	hotplug_loop $((COUNT / RATE)) &
+	plug=$!
+	if [ "$ROLE" = b ]; then
+		iperf3 -c "$OTHER" -t $((COUNT / RATE)) -b 20M > "$RESULTS/iperf3.txt" 2>&1 &
+		tcp=$!
+	fi
+	seqcheck send "$OTHER" 6000 $COUNT 500 --rate $RATE > /dev/null
+	ok $? "seqcheck sent $COUNT datagrams to $OTHER"
+	wait $plug
+	ok $? "CPUs 1 and 2 taken offline and back $(cat "$RESULTS/hotplug-count.txt" 2>/dev/null) times"
+	if [ "$ROLE" = b ]; then
+		wait $tcp
+		ok $? "iperf3 TCP $ME -> $OTHER under hotplug ($(grep receiver "$RESULTS/iperf3.txt" | awk '{print $7, $8}'))"
+	else
+		wait $server
+	fi
+}
+
 if [ "$ROLE" = a ]; then
 	iperf3 -s -1 > /dev/null 2>&1 &
 	server=$!
 	wait_for_listen 5201
 fi
-seqcheck recv 6000 $COUNT --timeout 20 > "$RESULTS/seqcheck.txt" 2>&1 &
-recv=$!
-sleep 1
-sync_with_peer
-
-hotplug_loop $((COUNT / RATE)) &
-plug=$!
-if [ "$ROLE" = b ]; then
-	iperf3 -c "$OTHER" -t $((COUNT / RATE)) -b 20M > "$RESULTS/iperf3.txt" 2>&1 &
-	tcp=$!
-fi
-seqcheck send "$OTHER" 6000 $COUNT 500 --rate $RATE > /dev/null
-ok $? "seqcheck sent $COUNT datagrams to $OTHER"
-wait $plug
-ok $? "CPUs 1 and 2 taken offline and back $(cat "$RESULTS/hotplug-count.txt" 2>/dev/null) times"
-if [ "$ROLE" = b ]; then
-	wait $tcp
-	ok $? "iperf3 TCP $ME -> $OTHER under hotplug ($(grep receiver "$RESULTS/iperf3.txt" | awk '{print $7, $8}'))"
-else
-	wait $server
-fi
-wait $recv
-ok $? "seqcheck from $OTHER: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
-sync_with_peer
+seqcheck_recv hotplug "$RESULTS/seqcheck.txt" \
+	"seqcheck from $OTHER: in order, nothing lost" 6000 $COUNT --timeout 20 \
+	-- under_hotplug
+sync_with_peer hotplug-done
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 echo "# tx_busy $(stat tx_busy) rx_busy $(stat rx_busy) tx_dropped $(stat tx_dropped) rx_dropped $(stat rx_dropped)"

@@ -57,7 +57,7 @@ netem_figures() {
 send_phase() {
 	name=$1
 	shift
-	sync_with_peer
+	sync_with_peer "$name"
 	tx0=$(stat tx_sent)
 	tc qdisc add dev eth0 root netem limit 100000 "$@"
 	ok $? "$name: tc qdisc add dev eth0 root netem $*"
@@ -83,12 +83,8 @@ recv_phase() {
 	# shellcheck disable=SC2046 # one word per counter
 	set -- $(rx_counters)
 	b_deliv=$1 b_late=$2 b_repl=$3 b_old=$4 b_drop=$5 b_stack=$6 b_auth=$7
-	seqcheck recv 6000 $COUNT --timeout 5 --max-loss $COUNT \
-		> "$RESULTS/seqcheck-$name.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
-	wait $recv
+	seqcheck_recv "$name" "$RESULTS/seqcheck-$name.txt" "" \
+		6000 $COUNT --timeout 5 --max-loss $COUNT
 	rc=$?
 	# shellcheck disable=SC2046 # one word per figure
 	set -- $(hear_peer)
@@ -154,7 +150,7 @@ padtun_add transform chacha20poly1305 cpus 0-1
 ok $? "ip link add padtun0 type padtun"
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 && padtun_up
 ok $? "padtun0 up with $ME, no IPv6 on it"
-sync_with_peer
+sync_with_peer links-up
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER through the tunnel"
 if [ "$ROLE" = b ]; then
@@ -169,7 +165,7 @@ if [ "$ROLE" = b ]; then
 	ok $? "no IPv6 on eth0"
 	tc qdisc show dev eth0 > "$RESULTS/tc-before.txt"
 fi
-sync_with_peer
+sync_with_peer eth0-ready
 
 # 1. Reordering within the window: 75% held 10 ms, the rest overtake.
 phase reorder plain delay 10ms reorder 25% 50%
@@ -215,7 +211,7 @@ if [ "$ROLE" = a ]; then
 	ok $? "all: late +$late, replayed +$replayed, netem dropped $dropped"
 fi
 
-sync_with_peer
+sync_with_peer phases-done
 if [ "$ROLE" = b ]; then
 	echo 0 > /proc/sys/net/ipv6/conf/eth0/disable_ipv6
 	ip neigh del "$PEER" dev eth0

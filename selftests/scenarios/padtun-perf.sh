@@ -18,21 +18,21 @@
 # measure NAME DEST: a serves, b sends for 4 s.
 measure() {
 	if [ "$ROLE" = a ]; then
-		serve_iperf3_once
+		serve_iperf3_once "iperf3-$1"
 	else
-		sync_with_peer
+		sync_with_peer "iperf3-$1"
 		iperf3 -c "$2" -t 4 -J > "$RESULTS/$1.json"
 		ok $? "iperf3 TCP over $1"
 		echo "padtun-perf: $1 $(mbit_per_second "$RESULTS/$1.json") Mbit/s"
 	fi
-	sync_with_peer
+	sync_with_peer "$1-done"
 }
 
 measure plain "$PEER"
 for t in chacha20poly1305 gcm-aes none; do
 	padtun_add transform $t
 	padtun_up
-	sync_with_peer
+	sync_with_peer "$t-up"
 	measure "$t" $OTHER
 	if [ "$ROLE" = b ]; then
 		gso=$(stat tx_gso)

@@ -39,8 +39,8 @@ counters() {
 attack() {
 	if [ "$ROLE" = a ]; then
 		set -- "$@" $(counters)
-		sync_with_peer		# a has its counters
-		sync_with_peer		# b is done sending
+		sync_with_peer "$1-counted"
+		sync_with_peer "$1-sent"
 		sleep 1
 		set -- "$@" $(counters)
 		echo "# $1: before: $5 $6 $7 $8 $9 ${10}; after: ${11} ${12} ${13} ${14} ${15} ${16}"
@@ -52,10 +52,10 @@ attack() {
 			[ $((${15} - $9)) = "$4" ] && [ "${16}" = "${10}" ]
 		ok $? "$1: each counted: replayed +$((${13} - $7)), own session +$((${14} - $8)), old session +$((${15} - $9))"
 	else
-		sync_with_peer
+		sync_with_peer "$1-counted"
 		replayinject send eth0 $CAP $N --interval-ms 10 > "$RESULTS/inject-$1.txt"
 		ok $? "$1: replayinject $(cat "$RESULTS/inject-$1.txt")"
-		sync_with_peer
+		sync_with_peer "$1-sent"
 	fi
 }
 
@@ -67,7 +67,7 @@ both_ways() {
 
 link_up
 ok $? "padtun0 up"
-sync_with_peer
+sync_with_peer links-up
 
 # Round 1: the captured exchange, on the link that carried it.
 if [ "$ROLE" = b ]; then
@@ -79,11 +79,11 @@ if [ "$ROLE" = b ]; then
 	wait $cap
 	ok $? "captured one datagram each way ($(tail -n 1 "$RESULTS/capture.txt"))"
 fi
-sync_with_peer
+sync_with_peer captured
 attack same-session $N $N 0
-sync_with_peer
+sync_with_peer same-session-attacked
 both_ways same-session
-sync_with_peer
+sync_with_peer same-session-pinged
 
 # Round 2: b re-creates its link (a newer session): the capture is now a
 # replayed earlier session.
@@ -91,11 +91,11 @@ if [ "$ROLE" = b ]; then
 	ip link del padtun0 && link_up
 	ok $? "b re-created padtun0"
 fi
-sync_with_peer
+sync_with_peer b-recreated
 both_ways "b re-created"
-sync_with_peer
+sync_with_peer b-recreated-pinged
 attack earlier-session 0 $N $N
-sync_with_peer
+sync_with_peer earlier-session-attacked
 
 # Round 3: a re-creates its link: a fresh receiver, once it has heard b's
 # current session, refuses the earlier one, and a's own earlier datagram.
@@ -103,33 +103,27 @@ if [ "$ROLE" = a ]; then
 	ip link del padtun0 && link_up
 	ok $? "a re-created padtun0"
 fi
-sync_with_peer
+sync_with_peer a-recreated
 both_ways "a re-created"
-sync_with_peer
+sync_with_peer a-recreated-pinged
 attack fresh-receiver 0 0 $((2 * N))
-sync_with_peer
+sync_with_peer fresh-receiver-attacked
 
-# Legitimate traffic both ways after all of it.
+# Legitimate traffic both ways after all of it: a receives on 6000, b on
+# 6001.
 if [ "$ROLE" = a ]; then
-	seqcheck recv 6000 2000 --timeout 10 > "$RESULTS/seqcheck-a.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
-	seqcheck send "$OTHER" 6001 2000 1000 --rate 1000 > /dev/null
-	ok $? "seqcheck sent 2000 datagrams to b"
-	wait $recv
-	ok $? "seqcheck from b: in order, nothing lost ($(grep received "$RESULTS/seqcheck-a.txt"))"
+	me=a peer=b port=6000 peer_port=6001
 else
-	seqcheck recv 6001 2000 --timeout 10 > "$RESULTS/seqcheck-b.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
-	seqcheck send "$OTHER" 6000 2000 1000 --rate 1000 > /dev/null
-	ok $? "seqcheck sent 2000 datagrams to a"
-	wait $recv
-	ok $? "seqcheck from a: in order, nothing lost ($(grep received "$RESULTS/seqcheck-b.txt"))"
+	me=b peer=a port=6001 peer_port=6000
 fi
-sync_with_peer
+send_stream() {
+	seqcheck send "$OTHER" $peer_port 2000 1000 --rate 1000 > /dev/null
+	ok $? "seqcheck sent 2000 datagrams to $peer"
+}
+seqcheck_recv streams "$RESULTS/seqcheck-$me.txt" \
+	"seqcheck from $peer: in order, nothing lost" $port 2000 --timeout 10 \
+	-- send_stream
+sync_with_peer streams-done
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 ip link del padtun0
 ok $? "ip link del padtun0"

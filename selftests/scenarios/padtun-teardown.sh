@@ -55,7 +55,7 @@ echo 300 > $KNOBS/delay_us_max && echo 1 > $KNOBS/defer_serial
 padtun_add cpus 0-1
 ok $? "ip link add padtun0"
 padtun_up
-sync_with_peer
+sync_with_peer links-up
 
 if [ "$ROLE" = a ]; then
 	iperf3 -s > /dev/null 2>&1 &
@@ -63,16 +63,16 @@ if [ "$ROLE" = a ]; then
 	iperf3 -s -p 5202 > /dev/null 2>&1 &
 	server2=$!
 	wait_for_listen 5201 && wait_for_listen 5202
-	sync_with_peer
+	sync_with_peer iperf3-serving
 	sleep 3			# b's iperf3 TCP and UDP are running
 	ip link del padtun0
 	ok $? "padtun0 deleted while iperf3 runs"
 	rmmod padtun && rmmod padata
 	ok $? "padtun and padata unloaded while iperf3 runs"
-	sync_with_peer
+	sync_with_peer unloaded
 	kill $server $server2 2>/dev/null
 else
-	sync_with_peer
+	sync_with_peer iperf3-serving
 	iperf3 -c $OTHER -t 30 > /dev/null 2>&1 &
 	tcp=$!
 	iperf3 -c $OTHER -p 5202 -u -b 5M -t 30 > /dev/null 2>&1 &
@@ -82,7 +82,7 @@ else
 	ok $? "padtun unloaded (deleting padtun0) while iperf3 runs"
 	rmmod padata
 	ok $? "padata unloaded"
-	sync_with_peer
+	sync_with_peer unloaded
 	# Both clients: one still waiting for a's server to answer on a link
 	# that is gone would wait for ever (seen on a slow guest).
 	kill $tcp $udp 2>/dev/null

@@ -23,18 +23,18 @@ ok $? "padtun0 up with $ME"
 ip -d link show padtun0 > "$RESULTS/link.txt"
 ! grep -q "$KEY" "$RESULTS/link.txt"
 ok $? "the key is not shown"
-sync_with_peer
+sync_with_peer links-up
 
 ping -c 3 -W 5 $OTHER > /dev/null
 ok $? "ping $OTHER through the tunnel"
 
 if [ "$ROLE" = a ]; then
 	iperf3_serve
-	sync_with_peer
-	sync_with_peer	# b is done with iperf3
+	sync_with_peer iperf3-serving
+	sync_with_peer iperf3-done
 	iperf3_stop
 else
-	sync_with_peer
+	sync_with_peer iperf3-serving
 	iperf3 -c $OTHER -t 4 -J > "$RESULTS/tcp.json"
 	ok $? "iperf3 TCP $ME -> $OTHER"
 	iperf3 -c $OTHER -t 4 -R -J > "$RESULTS/tcp-r.json"
@@ -47,7 +47,7 @@ else
 		[ "$ooo" = 0 ]
 		ok $? "iperf3 UDP $dir: 0 out-of-order datagrams"
 	done
-	sync_with_peer
+	sync_with_peer iperf3-done
 fi
 
 # seqcheck from a to b while both ends change their CPU list.
@@ -60,17 +60,16 @@ churn() {
 		sleep 0.5
 	done
 }
-if [ "$ROLE" = b ]; then
-	seqcheck recv 6000 8000 --timeout 15 > "$RESULTS/seqcheck.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
+receiver_churn() {
 	churn
 	ok $? "cpus changed 7 times on the receiver"
-	wait $recv
-	ok $? "seqcheck: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
+}
+if [ "$ROLE" = b ]; then
+	seqcheck_recv stream "$RESULTS/seqcheck.txt" \
+		"seqcheck: in order, nothing lost" 6000 8000 --timeout 15 \
+		-- receiver_churn
 else
-	sync_with_peer
+	sync_with_peer stream
 	churn &
 	churner=$!
 	seqcheck send $OTHER 6000 8000 1000 --rate 1000 > /dev/null
@@ -78,7 +77,7 @@ else
 	wait $churner
 	ok $? "cpus changed 7 times on the sender"
 fi
-sync_with_peer
+sync_with_peer stream-done
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 ip -s link show padtun0 > "$RESULTS/ip-s-link.txt"

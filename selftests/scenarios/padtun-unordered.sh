@@ -18,32 +18,30 @@ padtun_add cpus 0-1
 ok $? "ip link add padtun0"
 padtun_up
 ok $? "padtun0 up"
-sync_with_peer
+sync_with_peer links-up
 
 if [ "$ROLE" = a ]; then
-	serve_iperf3_once
+	serve_iperf3_once iperf3-udp
+	sync_with_peer stream
 	seqcheck send $OTHER 6000 4000 1000 > /dev/null
 	ok $? "seqcheck sent 4000 datagrams unpaced"
-	sync_with_peer
 else
-	sync_with_peer
+	sync_with_peer iperf3-udp
 	iperf3 -c $OTHER -u -b 20M -l 1200 -t 4 --get-server-output -J > "$RESULTS/udp.json"
 	ooo=$(out_of_order "$RESULTS/udp.json")
 	echo "# iperf3 UDP: out_of_order ${ooo:-?}"
 	[ "${ooo:-0}" -gt 0 ]
 	ok $? "iperf3 UDP reports reordering (out_of_order $ooo)"
-	seqcheck recv 6000 4000 --timeout 10 --max-loss 4000 > "$RESULTS/seqcheck.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer
-	wait $recv
+	# The verdict is the reordering below, not seqcheck's exit status.
+	seqcheck_recv stream "$RESULTS/seqcheck.txt" "" \
+		6000 4000 --timeout 10 --max-loss 4000
 	reordered=$(sed -n 's/.*reordered \([0-9]*\).*/\1/p' "$RESULTS/seqcheck.txt")
 	echo "# seqcheck: $(grep received "$RESULTS/seqcheck.txt")"
 	[ "${reordered:-0}" -gt 0 ]
 	ok $? "seqcheck reports reordering ($reordered)"
 	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 fi
-sync_with_peer
+sync_with_peer stream-done
 echo 0 > $KNOBS/unordered
 ip link del padtun0
 ok $? "ip link del padtun0"

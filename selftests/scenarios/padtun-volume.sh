@@ -31,10 +31,10 @@ padtun_add transform chacha20poly1305 cpus 0-1 cbcpu 1 &&
 	echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 && padtun_up
 ok $? "padtun0 up with $ME, chacha20poly1305, cpus 0-1"
 MAX=$(($(cat /sys/class/net/padtun0/mtu) - 28))	# IPv4 + UDP headers
-sync_with_peer
+sync_with_peer links-up
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER through the tunnel"
-sync_with_peer
+sync_with_peer pinged
 
 uptime_cs() { tr -d . < /proc/uptime | cut -d' ' -f1; }
 # counters NAME...: their values, space-separated
@@ -48,7 +48,7 @@ RX="rx_delivered rx_dropped rx_stack_dropped rx_auth_failed rx_malformed rx_repl
 
 if [ "$ROLE" = a ]; then
 	set -- $(counters tx_sent tx_dropped tx_errors)
-	sync_with_peer		# b listens
+	sync_with_peer stream
 	t0=$(uptime_cs)
 	if [ "$RATE" = 0 ]; then
 		seqcheck send "$OTHER" 6000 "$N" --sizes 64-$MAX > "$RESULTS/send.txt"
@@ -59,18 +59,15 @@ if [ "$ROLE" = a ]; then
 	set -- "$@" $(counters tx_sent tx_dropped tx_errors)
 	[ $(($4 - $1)) = "$N" ] && [ "$5" = "$2" ] && [ "$6" = "$3" ]
 	ok $? "tx_sent +$(($4 - $1)), tx_dropped +$(($5 - $2)), tx_errors +$(($6 - $3))"
-	sync_with_peer		# b is done
+	sync_with_peer stream-done
 else
 	set -- $(counters $RX)
 	max_loss=0
 	[ "$RATE" = 0 ] && max_loss=$N
-	seqcheck recv 6000 "$N" --timeout 20 --sizes 64-$MAX --max-loss $max_loss \
-		> "$RESULTS/seqcheck.txt" 2>&1 &
-	recv=$!
-	sleep 1
-	sync_with_peer		# listening
-	t0=$(uptime_cs)
-	wait $recv
+	# The time is taken from the barrier on: what the stream took.
+	stream_started() { t0=$(uptime_cs); }
+	seqcheck_recv stream "$RESULTS/seqcheck.txt" "" 6000 "$N" --timeout 20 \
+		--sizes 64-$MAX --max-loss $max_loss -- stream_started
 	rc=$?
 	t=$(($(uptime_cs) - t0))
 	set -- "$@" $(counters $RX)
@@ -88,7 +85,7 @@ else
 			[ "${15}" = "$7" ]
 		ok $? "padtun: rx_delivered +$((${9} - $1)), nothing dropped, refused or replayed, rx_reordered_on_wire +$((${16} - $8))"
 	fi
-	sync_with_peer
+	sync_with_peer stream-done
 fi
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"

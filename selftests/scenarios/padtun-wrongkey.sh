@@ -31,12 +31,12 @@ ok $? "ip link add padtun0 (each side its own key)"
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
 padtun_up
 ok $? "padtun0 up"
-sync_with_peer
+sync_with_peer links-up
 
 ! ping -c 10 -i 0.2 -W 1 $OTHER > /dev/null
 ok $? "ping $OTHER fails"
 sleep 2
-sync_with_peer
+sync_with_peer pinged
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 sent=$(stat tx_sent)

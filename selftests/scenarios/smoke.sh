@@ -10,15 +10,15 @@
 
 # The guests boot side by side but not in step: on a loaded host one may
 # be up seconds before the other, longer than ping's few tries wait.
-sync_with_peer
+sync_with_peer booted
 ping -c 3 -W 5 "$PEER" > /dev/null
 ok $? "ping $PEER"
 
 if [ "$ROLE" = a ]; then
-	serve_iperf3_once
+	serve_iperf3_once iperf3-tcp
 	ok $? "iperf3 server"
 else
-	sync_with_peer
+	sync_with_peer iperf3-tcp
 	seconds=5
 	[ "$KERNEL" = sanitizer ] && seconds=2
 	iperf3 -c "$PEER" -t "$seconds" -J > "$RESULTS/iperf3-tcp.json"
