@@ -286,6 +286,16 @@ static void padtun_rx_uncharge_batch(struct padtun_batch *batch)
 	atomic_sub(bytes, &batch->queue->pt->rx_unauth_bytes);
 }
 
+/* The inner IP header's length, options included (IPv6: the fixed
+ * header; a checksum never starts before its extension headers end).
+ */
+static unsigned int padtun_rx_inner_hlen(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return ip_hdr(skb)->ihl * 4;
+	return sizeof(struct ipv6hdr);
+}
+
 /* What the inner packet's checksum is worth: left to us by the sender
  * (the header's hint, messages.h), vouched for by the tag, or as far as
  * the outer checksum went.
@@ -293,9 +303,13 @@ static void padtun_rx_uncharge_batch(struct padtun_batch *batch)
 static int padtun_rx_inner_checksum(struct padtun_dev *pt, struct sk_buff *skb,
 				    unsigned int start, unsigned int offset)
 {
-	/* skb_partial_csum_set() wants the field in the linear part. */
+	/* A checksum starts past the inner IP header (checked above), never
+	 * inside it; skb_partial_csum_set() wants the field in the linear
+	 * part.
+	 */
 	if (start)
-		return pskb_may_pull(skb, start + offset + sizeof(__sum16)) &&
+		return start >= padtun_rx_inner_hlen(skb) &&
+		       pskb_may_pull(skb, start + offset + sizeof(__sum16)) &&
 		       skb_partial_csum_set(skb, start, offset) ? 0 : -EPROTO;
 	if (pt->transform.tag_len) {
 		/* The tag vouches for every byte the sender checksummed. */

@@ -221,17 +221,28 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 	return padtun_send4(pt, skb);
 }
 
+static bool padtun_local_unspecified(const struct padtun_endpoints *ep)
+{
+	if (ep->family == AF_INET)
+		return ep->local.v4 == htonl(INADDR_ANY);
+	return ipv6_addr_any(&ep->local.v6);
+}
+
 /**
  * padtun_socket_local_addr - the address the peer sends to
  * @pt: the device, endpoints set; the socket need not be open
  * @addr: the configured local address, or else the source address routing
  *	picks toward the remote now
  *
+ * An unspecified local address (0.0.0.0, ::) binds to every address, as no
+ * local address does: the peer sends to the one routing picks, which is
+ * what names the keys, never the unspecified address itself.
+ *
  * Return: 0, or -errno when there is no route to the remote.
  */
 int padtun_socket_local_addr(struct padtun_dev *pt, union padtun_addr *addr)
 {
-	if (pt->ep.has_local) {
+	if (pt->ep.has_local && !padtun_local_unspecified(&pt->ep)) {
 		*addr = pt->ep.local;
 		return 0;
 	}

@@ -1,6 +1,9 @@
 #!/bin/sh
 # A wrong key on one side: nothing is delivered, and each side's
-# rx_auth_failed equals what the other side sent.
+# rx_auth_failed equals what the other side sent. Then the same key on
+# both sides, a's local address given as 0.0.0.0 (unspecified: a binds to
+# every address, and its keys are named by the address routing picks,
+# the one b sends to): the link works both ways.
 # kernels: check
 # guests: 2
 # cpus: 2
@@ -11,6 +14,7 @@
 . /selftests/lib/padtun.sh
 
 # a keeps the usual key, b's differs in its first byte.
+same_key=$KEY
 [ "$ROLE" = b ] && KEY=ff0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
 # exchange VALUE: send ours to the peer, print theirs.
@@ -51,6 +55,21 @@ ip -s link show padtun0 > "$RESULTS/ip-s-link.txt"
 grep -A1 "RX:" "$RESULTS/ip-s-link.txt" | tail -n 1 | awk -v f="$failed" '{ exit !($3 == f) }'
 ok $? "ip -s link counts them as rx errors"
 
+ip link del padtun0
+ok $? "ip link del padtun0"
+
+KEY=$same_key
+local=$ADDR
+[ "$ROLE" = a ] && local=0.0.0.0
+ip link add padtun0 type padtun local $local remote "$PEER" port 5555 key "$KEY"
+ok $? "ip link add padtun0 local $local (the same key on both sides)"
+padtun_up
+sync_with_peer same-key-up
+ping -c 5 -i 0.2 -W 5 $OTHER > /dev/null
+ok $? "ping $OTHER through the link"
+sync_with_peer same-key-pinged
+[ "$(stat rx_auth_failed)" = 0 ]
+ok $? "no authentication failure ($(stat rx_auth_failed))"
 ip link del padtun0
 ok $? "ip link del padtun0"
 tap_exit
