@@ -96,6 +96,15 @@ iperf3_stop() {
 	kill "$IPERF3_SERVER" 2>/dev/null
 }
 
+# iperf3_serve_peer: the server end of the peer's iperf3 tests, from the
+# barrier iperf3-serving (the peer then connects) to iperf3-done.
+iperf3_serve_peer() {
+	iperf3_serve
+	sync_with_peer iperf3-serving
+	sync_with_peer iperf3-done
+	iperf3_stop
+}
+
 # serve_iperf3_once BARRIER: one iperf3 test as the server, the peer met
 # at BARRIER once it listens; returns its exit status when the test is
 # over. The client end calls sync_with_peer BARRIER, then connects.

@@ -49,6 +49,37 @@ tcp_then_seqcheck() {
 	fi
 }
 
+# both_ways_traffic: b runs iperf3 TCP and UDP to a and back (UDP: 0
+# datagrams out of order), then a sequence-checked stream goes each way,
+# both at once: complete and in order. One TAP line per check, on the end
+# that checks it.
+both_ways_traffic() {
+	if [ "$ROLE" = a ]; then
+		iperf3_serve_peer
+	else
+		sync_with_peer iperf3-serving
+		for dir in "" -R; do
+			iperf3 -c $OTHER -t 4 $dir -J > "$RESULTS/tcp$dir.json"
+			ok $? "iperf3 TCP $dir: $(mbit_per_second "$RESULTS/tcp$dir.json") Mbit/s"
+			iperf3 -c $OTHER -u -b 20M -l 1200 -t 4 $dir --get-server-output -J > "$RESULTS/udp$dir.json"
+			ok $? "iperf3 UDP $dir"
+			ooo=$(out_of_order "$RESULTS/udp$dir.json")
+			[ "$ooo" = 0 ]
+			ok $? "iperf3 UDP $dir: ${ooo:-?} datagrams out of order"
+		done
+		sync_with_peer iperf3-done
+	fi
+	seqcheck_recv streams "$RESULTS/seqcheck.txt" \
+		"seqcheck from $OTHER: in order, nothing lost" 6000 5000 --timeout 15 \
+		-- both_ways_send_stream
+	sync_with_peer streams-done
+}
+
+both_ways_send_stream() {
+	seqcheck send $OTHER 6000 5000 1000 --rate 1000 > /dev/null
+	ok $? "seqcheck sent 5000 datagrams to $OTHER"
+}
+
 # padata_instances: how many instances padata.ko has (a debugfs directory
 # each, /sys/kernel/debug/padata/ID; a link holds two, tx and rx). Empty
 # when padata is not loaded.

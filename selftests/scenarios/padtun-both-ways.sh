@@ -22,34 +22,7 @@ ok $? "the link's two padata instances, the guest's only ones"
 link_serial_snapshot
 sync_with_peer links-up
 
-if [ "$ROLE" = a ]; then
-	iperf3_serve
-	sync_with_peer iperf3-serving
-	sync_with_peer iperf3-done
-	iperf3_stop
-else
-	sync_with_peer iperf3-serving
-	for dir in "" -R; do
-		iperf3 -c $OTHER -t 4 $dir -J > "$RESULTS/tcp$dir.json"
-		ok $? "iperf3 TCP $dir: $(mbit_per_second "$RESULTS/tcp$dir.json") Mbit/s"
-		iperf3 -c $OTHER -u -b 20M -l 1200 -t 4 $dir --get-server-output -J > "$RESULTS/udp$dir.json"
-		ok $? "iperf3 UDP $dir"
-		ooo=$(out_of_order "$RESULTS/udp$dir.json")
-		[ "$ooo" = 0 ]
-		ok $? "iperf3 UDP $dir: ${ooo:-?} datagrams out of order"
-	done
-	sync_with_peer iperf3-done
-fi
-
-# One stream each way, both at once.
-send_stream() {
-	seqcheck send $OTHER 6000 5000 1000 --rate 1000 > /dev/null
-	ok $? "seqcheck sent 5000 datagrams to $OTHER"
-}
-seqcheck_recv streams "$RESULTS/seqcheck.txt" \
-	"seqcheck from $OTHER: in order, nothing lost" 6000 5000 --timeout 15 \
-	-- send_stream
-sync_with_peer streams-done
+both_ways_traffic
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 [ "$(stat rx_auth_failed)" = 0 ] && [ "$(stat rx_replayed)" = 0 ]

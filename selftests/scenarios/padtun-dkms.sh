@@ -4,8 +4,9 @@
 # /lib/modules/RELEASE/updates/dkms/, the image's own copies removed, so
 # modprobe can only find these), the iproute2 plugin and seqcheck from the
 # padnet-tools package. The modules load and taint the kernel (E: not
-# signed), and padtun carries iperf3 UDP both ways with 0 datagrams out of
-# order and a sequence-checked stream each way, complete and in order.
+# signed), and padtun carries iperf3 TCP and UDP both ways, UDP with 0
+# datagrams out of order, and a sequence-checked stream each way, complete
+# and in order (both_ways_traffic, as padtun-both-ways).
 # The package build and the dkms build run on the host, before the guests
 # boot (initrd-extra; the host check deb builds the same and is reused).
 # kernels: distro
@@ -42,37 +43,10 @@ padtun_add transform chacha20poly1305
 ok $? "ip link add padtun0 type padtun (padnet-tools' plugin)"
 padtun_up
 ok $? "padtun0 up with $ME"
-sync_with_peer
+sync_with_peer links-up
 ping -c 3 -W 5 $OTHER > /dev/null
 ok $? "ping $OTHER through the tunnel"
-
-if [ "$ROLE" = a ]; then
-	iperf3_serve
-	sync_with_peer
-	sync_with_peer	# b is done with iperf3
-	iperf3_stop
-else
-	sync_with_peer
-	for dir in "" -R; do
-		iperf3 -c $OTHER -u -b 20M -l 1200 -t 4 $dir --get-server-output -J > "$RESULTS/udp$dir.json"
-		ok $? "iperf3 UDP $dir"
-		ooo=$(out_of_order "$RESULTS/udp$dir.json")
-		[ "$ooo" = 0 ]
-		ok $? "iperf3 UDP $dir: ${ooo:-?} datagrams out of order"
-	done
-	sync_with_peer
-fi
-
-# One stream each way, both at once.
-seqcheck recv 6000 5000 --timeout 15 > "$RESULTS/seqcheck.txt" 2>&1 &
-recv=$!
-sleep 1
-sync_with_peer
-seqcheck send $OTHER 6000 5000 1000 --rate 1000 > /dev/null
-ok $? "seqcheck sent 5000 datagrams to $OTHER"
-wait $recv
-ok $? "seqcheck from $OTHER: in order, nothing lost ($(grep received "$RESULTS/seqcheck.txt"))"
-sync_with_peer
+both_ways_traffic
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 [ "$(stat rx_auth_failed)" = 0 ] && [ "$(stat rx_replayed)" = 0 ]

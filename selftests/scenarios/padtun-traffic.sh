@@ -29,10 +29,7 @@ ping -c 3 -W 5 $OTHER > /dev/null
 ok $? "ping $OTHER through the tunnel"
 
 if [ "$ROLE" = a ]; then
-	iperf3_serve
-	sync_with_peer iperf3-serving
-	sync_with_peer iperf3-done
-	iperf3_stop
+	iperf3_serve_peer
 else
 	sync_with_peer iperf3-serving
 	iperf3 -c $OTHER -t 4 -J > "$RESULTS/tcp.json"
