@@ -3,9 +3,10 @@
  * padata's faults, built only into test builds (PADNET_TEST=y): what
  * padnet_test_set_fault() arms, for the KUnit suite's negative controls
  * (a checker of the suite must see each one). The token holder's walk
- * (reorder.c) calls the two entry points below; release builds have
- * inline stand-ins (internal.h) that release the due object and nothing
- * else.
+ * (reorder.c) asks the two predicates below whether a fault stops it or
+ * takes the due object; release builds have inline stand-ins
+ * (internal.h) that are always false, so the walk compiles as if there
+ * were no faults.
  *
  * Called by the token holder only, so the fault's fields need no atomics:
  * the token hand-off orders one holder's writes before the next holder's
@@ -17,8 +18,8 @@
 #include "internal.h"
 
 /*
- * Whether the armed fault is due at @padata, the due object; disarms it
- * when it is. The countdown lets the first objects pass.
+ * Which fault, if any, is due at the walk's due object; disarms it when
+ * one is. The countdown lets the first objects pass, one per due object.
  */
 static enum padnet_test_fault padnet_fault_due(struct padata_test_state *t)
 {
@@ -59,19 +60,49 @@ bool padnet_fault_stops_walk(struct padata_instance *pinst,
 	return true;
 }
 
+/*
+ * Queues @padata for serial() on its callback CPU: padata_release()
+ * without serial() in place, which the walk keeps to itself (static, so
+ * that a release build inlines it). What a fault holds goes out this way,
+ * late on purpose; the serial worker and PADATA_SQ_RUNNING still keep
+ * serial() calls of one queue from overlapping.
+ */
+static void padnet_fault_queue(struct padata_instance *pinst,
+			       struct padata_priv *padata)
+{
+	struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, padata->cb_cpu);
+
+	if (llist_add(&padata->node, &sq->list))
+		queue_work_on(READ_ONCE(sq->run_cpu), pinst->wq, &sq->work);
+}
+
 /**
- * padnet_release_due - release the due object, unless a fault takes it
+ * padnet_fault_takes - whether a fault takes the due object from the walk
  * @pinst: the instance
  * @padata: the due object, its ring slot cleared
  *
  * PADNET_FAULT_DROP holds @padata until the fault is cleared;
- * PADNET_FAULT_SWAP holds it until the next object has been released.
+ * PADNET_FAULT_SWAP holds it, takes the next due object too and queues
+ * that one, then the held one.
+ *
+ * Return: true when the fault took @padata: the walk must not release it.
  */
-void padnet_release_due(struct padata_instance *pinst,
+bool padnet_fault_takes(struct padata_instance *pinst,
 			struct padata_priv *padata)
 {
 	struct padata_test_state *t = pinst->test;
+	struct padata_priv *held;
 
+	if (unlikely(t->swap_pending)) {
+		t->swap_pending = false;
+		padnet_test_point(pinst, PADNET_TP_RELEASE, padata);
+		padnet_fault_queue(pinst, padata);
+		held = xchg(&t->held, NULL);
+		if (held)
+			padnet_fault_queue(pinst, held);
+		return true;
+	}
+	/* DELAY is padnet_fault_stops_walk()'s, counted there. */
 	switch (READ_ONCE(t->fault) == PADNET_FAULT_DELAY ?
 		PADNET_FAULT_NONE : padnet_fault_due(t)) {
 	case PADNET_FAULT_SWAP:
@@ -79,17 +110,9 @@ void padnet_release_due(struct padata_instance *pinst,
 		fallthrough;
 	case PADNET_FAULT_DROP:
 		WRITE_ONCE(t->held, padata);
-		return;
+		return true;
 	default:
-		break;
-	}
-	padnet_test_point(pinst, PADNET_TP_RELEASE, padata);
-	padnet_release(pinst, padata);
-	if (unlikely(t->swap_pending)) {
-		t->swap_pending = false;
-		padata = xchg(&t->held, NULL);
-		if (padata)
-			padnet_release(pinst, padata);
+		return false;
 	}
 }
 
@@ -106,6 +129,6 @@ void padnet_fault_release_held(struct padata_instance *pinst)
 	rcu_read_lock_sched();
 	padata = xchg(&pinst->test->held, NULL);
 	if (padata)
-		padnet_release(pinst, padata);
+		padnet_fault_queue(pinst, padata);
 	rcu_read_unlock_sched();
 }

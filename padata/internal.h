@@ -76,7 +76,7 @@ struct padata_squeue {
 	/*
 	 * Bit PADATA_SQ_RUNNING: held by whoever calls serial() for this
 	 * queue, its work item or a token holder running a batch in place
-	 * (padnet_release()), so that the two never overlap or swap.
+	 * (padata_release()), so that the two never overlap or swap.
 	 */
 	unsigned long flags;
 	/*
@@ -163,7 +163,6 @@ static inline bool padnet_drained(struct padata_instance *pinst)
 }
 
 /* reorder.c */
-void padnet_release(struct padata_instance *pinst, struct padata_priv *padata);
 void padnet_serial_worker(struct work_struct *work);
 void padnet_serial_catch_up(struct padata_instance *pinst);
 void padnet_reorder_worker(struct work_struct *work);
@@ -192,10 +191,14 @@ int padnet_test_init(struct padata_instance *pinst);
 void padnet_test_flush(struct padata_instance *pinst);
 void padnet_test_free(struct padata_instance *pinst);
 
-/* faults.c: what padnet_test_set_fault() arms */
+/*
+ * faults.c: what padnet_test_set_fault() arms. The walk asks predicates,
+ * rather than calling the faults to release for it, so that it keeps
+ * padata_release() static and a release build inlines it there.
+ */
 bool padnet_fault_stops_walk(struct padata_instance *pinst,
 			     struct padata_priv *padata);
-void padnet_release_due(struct padata_instance *pinst,
+bool padnet_fault_takes(struct padata_instance *pinst,
 			struct padata_priv *padata);
 void padnet_fault_release_held(struct padata_instance *pinst);
 
@@ -230,11 +233,10 @@ static inline bool padnet_fault_stops_walk(struct padata_instance *pinst,
 	return false;
 }
 
-/* The token holder hands the due object on. */
-static inline void padnet_release_due(struct padata_instance *pinst,
+static inline bool padnet_fault_takes(struct padata_instance *pinst,
 				      struct padata_priv *padata)
 {
-	padnet_release(pinst, padata);
+	return false;
 }
 #endif
 

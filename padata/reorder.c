@@ -71,7 +71,8 @@ static bool padata_serial_in_place_ok(struct padata_squeue *sq)
  * Hands an in-order object to its callback CPU's serial queue. The queue
  * has one producer at a time, the token holder, so it stays in order.
  */
-void padnet_release(struct padata_instance *pinst, struct padata_priv *padata)
+static void padata_release(struct padata_instance *pinst,
+			   struct padata_priv *padata)
 {
 	struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, padata->cb_cpu);
 
@@ -143,12 +144,16 @@ static void padata_reorder(struct padata_instance *pinst,
 			break;
 		WRITE_ONCE(ring[next & mask], NULL);
 		next++;
-		padnet_release_due(pinst, padata);
+		/* Test builds: a fault may hold the object back. */
+		if (likely(!padnet_fault_takes(pinst, padata))) {
+			padnet_test_point(pinst, PADNET_TP_RELEASE, padata);
+			padata_release(pinst, padata);
+		}
 		padnet_test_point(pinst, PADNET_TP_NEXT, NULL);
 		/*
 		 * Full barrier: pairs with the xchg() in padata_do_serial().
 		 * When it fails it is unordered, but it returns the object
-		 * whose contents the next padnet_release() publishes with
+		 * whose contents the next padata_release() publishes with
 		 * llist_add(), a full barrier, before anyone else reads them.
 		 */
 		padata = cmpxchg(&ring[next & mask], NULL, PADATA_DUE);
