@@ -135,6 +135,12 @@ seqcheck_start() {
 	return 1
 }
 
+# rfc4737 FILE KEY: one of seqcheck recv's RFC 4737 figures for all flows
+# together (its line "rfc4737 total packets ... KEY VALUE ...") in FILE.
+rfc4737() {
+	sed -n "s/^rfc4737 total packets .* $2 \([^ ]*\).*/\1/p" "$1"
+}
+
 # seqcheck_recv BARRIER FILE DESC PORT COUNT [OPTION...] [-- CMD [ARG...]]:
 # receive a seqcheck stream while the peer sends it: the receiver
 # (seqcheck_start FILE PORT COUNT OPTION...) listens, the peer is met at

@@ -119,6 +119,8 @@ recv_phase() {
 	ok $? "$name: nothing delivered twice: seqcheck duplicates $dups (rx_replayed +$replayed)"
 	[ "$reordered" = "$late" ]
 	ok $? "$name: no reordering beyond the wire's: seqcheck reordered $reordered == rx_reordered_on_wire +$late"
+	# How far the wire's reordering went, in the standard's terms.
+	echo "# $name: RFC 4737 extent max $(rfc4737 "$RESULTS/seqcheck-$name.txt" extent_max), late time max $(rfc4737 "$RESULTS/seqcheck-$name.txt" late_time_max_seconds) s, n-reordering max $(rfc4737 "$RESULTS/seqcheck-$name.txt" n_reordering_max)"
 	[ "$received" = "$delivered" ]
 	ok $? "$name: seqcheck received $received == rx_delivered +$delivered"
 	if [ "$mode" = mixed ]; then

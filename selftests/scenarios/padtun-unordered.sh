@@ -1,7 +1,9 @@
 #!/bin/sh
 # Negative control: with the "unordered" knob, padtun finishes packets in
 # parallel() and skips padata's ordering; iperf3 and seqcheck must see the
-# reordering that the padtun-traffic scenario shows does not happen.
+# reordering that the padtun-traffic scenario shows does not happen, and
+# seqcheck's RFC 4737 figures must agree: as many reordered packets by
+# RFC 4737's count as by its own, each late by an extent of at least 1.
 # kernels: check
 # guests: 2
 # cpus: 2
@@ -39,6 +41,11 @@ else
 	echo "# seqcheck: $(grep received "$RESULTS/seqcheck.txt")"
 	[ "${reordered:-0}" -gt 0 ]
 	ok $? "seqcheck reports reordering ($reordered)"
+	reorders=$(rfc4737 "$RESULTS/seqcheck.txt" reorders)
+	extent=$(rfc4737 "$RESULTS/seqcheck.txt" extent_max)
+	echo "# RFC 4737: ratio $(rfc4737 "$RESULTS/seqcheck.txt" ratio), extent max $extent, n-reordering max $(rfc4737 "$RESULTS/seqcheck.txt" n_reordering_max), late time max $(rfc4737 "$RESULTS/seqcheck.txt" late_time_max_seconds) s"
+	[ "$reorders" = "$reordered" ] && [ "${extent:-0}" -ge 1 ]
+	ok $? "RFC 4737: $reorders reordered packets (seqcheck: $reordered), extent max $extent"
 	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
 fi
 sync_with_peer stream-done
