@@ -121,7 +121,6 @@ static int padtun_set_cpus(struct padtun_dev *pt, const struct cpumask *cpus,
  */
 static void padtun_set_limits(struct padtun_dev *pt, u32 max_inflight)
 {
-	pt->max_inflight = max_inflight;
 	padtun_queue_set_limits(&pt->tx, max_inflight, UINT_MAX);
 	padtun_queue_set_limits(&pt->rx, max_inflight,
 				padtun_rx_backlog_max(max_inflight));

@@ -430,7 +430,7 @@ static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
 			     struct netlink_ext_ack *extack)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
-	u32 max_inflight = pt->max_inflight;
+	u32 max_inflight = padtun_queue_max_inflight(&pt->tx);
 	struct nlattr *cb, *rx_cb;
 	int cb_cpu, rx_cb_cpu;
 	cpumask_var_t cpus;
@@ -508,7 +508,8 @@ static int padtun_fill_info(struct sk_buff *skb, const struct net_device *dev)
 			   pt->transform.desc->name) ||
 	    nla_put_string(skb, IFLA_PADTUN_CPUS, pt->cpus_str) ||
 	    nla_put_u32(skb, IFLA_PADTUN_CB_CPU, pt->cb_cpu) ||
-	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT, pt->max_inflight) ||
+	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT,
+			padtun_queue_max_inflight(&pt->tx)) ||
 	    nla_put_u32(skb, IFLA_PADTUN_RX_CB_CPU, pt->rx_cb_cpu))
 		return -EMSGSIZE;
 	return 0;

@@ -41,8 +41,8 @@ struct padtun_dev {
 	struct padtun_transform transform;
 
 	/* Written by changelink under RTNL while both queues are paused and
-	 * empty (max_inflight, as configured: the queues keep their own copy
-	 * of it, padtun_queue_set_limits(), for the datapath). Each queue's
+	 * empty (the in-flight limit lives in the queues:
+	 * padtun_queue_set_limits()). Each queue's
 	 * serial CPU in use follows from cb_cpu, rx_cb_cpu and CPU hotplug
 	 * (hotplug.c).
 	 */
@@ -50,7 +50,6 @@ struct padtun_dev {
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
 	int cb_cpu;			/* as configured: tx's serial CPU */
 	int rx_cb_cpu;			/* as configured: rx's serial CPU */
-	u32 max_inflight;
 	struct hlist_node cpuhp_node;
 	struct delayed_work hotplug_work;
 

@@ -155,7 +155,13 @@ void padtun_queue_destroy(struct padtun_queue *q);
 void padtun_queue_set_limits(struct padtun_queue *q, u32 max_inflight,
 			     unsigned int backlog_max);
 
-static inline unsigned int padtun_queue_backlog_max(struct padtun_queue *q)
+static inline u32 padtun_queue_max_inflight(const struct padtun_queue *q)
+{
+	return READ_ONCE(q->max_inflight);
+}
+
+static inline unsigned int
+padtun_queue_backlog_max(const struct padtun_queue *q)
 {
 	return READ_ONCE(q->backlog_max);
 }

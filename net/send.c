@@ -25,7 +25,7 @@
 /* Below this many queued packets a stopped queue is woken again. */
 static unsigned int padtun_tx_wake_level(struct padtun_dev *pt)
 {
-	return READ_ONCE(pt->max_inflight) / 2;
+	return padtun_queue_max_inflight(&pt->tx) / 2;
 }
 
 /* The tx queue's drained hook: serial() or the resubmit work freed room. */
@@ -43,7 +43,7 @@ static void padtun_tx_maybe_wake(struct padtun_queue *q)
  */
 static void padtun_tx_maybe_stop(struct padtun_dev *pt)
 {
-	if (padtun_queue_len(&pt->tx) < READ_ONCE(pt->max_inflight))
+	if (padtun_queue_len(&pt->tx) < padtun_queue_max_inflight(&pt->tx))
 		return;
 	netif_stop_queue(pt->dev);
 	/* serial() may have emptied the queue between the test and the stop
