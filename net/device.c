@@ -17,6 +17,7 @@
 #include <net/pkt_sched.h>
 
 #include "burst.h"
+#include "handshake.h"
 #include "hotplug.h"
 #include "keys.h"
 #include "messages.h"
@@ -49,9 +50,11 @@ static unsigned int padtun_overhead(const struct padtun_dev *pt)
 	       pt->transform.tag_len;
 }
 
+/* Without a session the queue waits, stopped, for the handshake (send.c). */
 static int padtun_open(struct net_device *dev)
 {
 	netif_start_queue(dev);
+	padtun_handshake_start(netdev_priv(dev));
 	return 0;
 }
 
@@ -133,10 +136,8 @@ static void padtun_copy_config(struct padtun_dev *pt,
 	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
 	padtun_set_limits(pt, cfg->max_inflight);
-	pt->session = padtun_session_next();
-	pt->tx_seq = 0;
 	padtun_replay_init(&pt->replay);
-	padtun_rx_keys_init(&pt->rx_keys);
+	padtun_sessions_init(&pt->sessions);
 	padtun_hotplug_init_dev(pt);
 }
 
@@ -212,9 +213,11 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 	switch (reached) {
 	case PADTUN_STAGE_RECEIVING:
 		padtun_socket_detach(pt);
-		/* The burst's poll and the keys' work submit to the rx queue. */
+		/* The burst's poll submits to the rx queue and kicks the
+		 * handshake, which sends.
+		 */
 		padtun_burst_destroy(&pt->burst);
-		padtun_rx_keys_stop(pt);
+		padtun_handshake_stop(pt);
 		fallthrough;
 	case PADTUN_STAGE_RX:
 		padtun_queue_destroy(&pt->rx);
@@ -222,7 +225,7 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 	case PADTUN_STAGE_DELIVER:
 		/* rx serial() delivered its last. */
 		padtun_burst_destroy(&pt->deliver);
-		padtun_rx_keys_release(pt);
+		padtun_sessions_forget(pt);
 		fallthrough;
 	case PADTUN_STAGE_TX:
 		padtun_queue_destroy(&pt->tx);
@@ -282,13 +285,11 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (!pt->dev->tstats)
 		return -ENOMEM;
 	*reached = PADTUN_STAGE_TSTATS;
-	if (cfg->transform->alg) {
-		ret = padtun_set_key_labels(pt, extack);
-		if (ret)
-			return ret;
-	}
+	ret = padtun_set_key_labels(pt, extack);
+	if (ret)
+		return ret;
 	ret = padtun_transform_init(&pt->transform, cfg->transform, cfg->key,
-				    cfg->key_len, pt->session, extack);
+				    cfg->key_len, extack);
 	if (ret)
 		return ret;
 	*reached = PADTUN_STAGE_TRANSFORM;
@@ -305,7 +306,7 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 		return ret;
 	*reached = PADTUN_STAGE_DST_CACHE;
 
-	ret = padtun_socket_open(pt, extack);
+	ret = padtun_socket_open(pt, padtun_receive, extack);
 	if (ret)
 		return ret;
 	*reached = PADTUN_STAGE_SOCKET;
@@ -356,6 +357,7 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err;
 	padtun_burst_init(&pt->burst, pt, padtun_rx_submit_taken);
+	padtun_handshake_init(pt);
 	padtun_socket_attach(pt);
 	reached = PADTUN_STAGE_RECEIVING;
 

@@ -11,6 +11,13 @@
  *   unauth_max		if not 0, the bytes a link holds unauthenticated
  *			instead of PADTUN_RX_UNAUTH_MAX: a test VM's sender
  *			cannot outrun the receiver's AEAD up to 16 MiB
+ *   rekey_ms		if not 0, a session is rekeyed after N ms instead
+ *			of PADTUN_REKEY_AFTER: rekeys under load in seconds
+ *   fixed_random	every handshake nonce is zero: sessions repeat across
+ *			restarts, so the replay tests must fail (their
+ *			negative control)
+ *   vmfork		writing 1 acts as the VM-fork notification (a
+ *			restored snapshot) that no test VM can raise
  * Module-wide rather than per device: names would clash across namespaces.
  *
  * What a knob needs per object it holds (a work item) it allocates on the
@@ -21,6 +28,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/notifier.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -41,6 +49,9 @@ static bool padtun_defer_serial;
 static bool padtun_unordered;
 static bool padtun_async_crypto;
 static u32 padtun_unauth_max;
+static u32 padtun_rekey_ms;
+static bool padtun_fixed_random;
+static BLOCKING_NOTIFIER_HEAD(padtun_vmfork_chain);
 
 /* A padata object or an AEAD request a knob holds in a work item. */
 struct padtun_knob_work {
@@ -50,6 +61,20 @@ struct padtun_knob_work {
 		struct aead_request *req;
 	};
 	bool encrypt;
+};
+
+static ssize_t padtun_knob_vmfork_write(struct file *file,
+					const char __user *buf, size_t len,
+					loff_t *ppos)
+{
+	blocking_notifier_call_chain(&padtun_vmfork_chain, 0, NULL);
+	return len;
+}
+
+static const struct file_operations padtun_knob_vmfork_fops = {
+	.owner = THIS_MODULE,
+	.write = padtun_knob_vmfork_write,
+	.llseek = noop_llseek,
 };
 
 int padtun_knobs_init(void)
@@ -68,6 +93,11 @@ int padtun_knobs_init(void)
 			    &padtun_async_crypto);
 	debugfs_create_u32("unauth_max", 0600, padtun_debugfs,
 			   &padtun_unauth_max);
+	debugfs_create_u32("rekey_ms", 0600, padtun_debugfs, &padtun_rekey_ms);
+	debugfs_create_bool("fixed_random", 0600, padtun_debugfs,
+			    &padtun_fixed_random);
+	debugfs_create_file("vmfork", 0200, padtun_debugfs, NULL,
+			    &padtun_knob_vmfork_fops);
 	return 0;
 }
 
@@ -187,4 +217,29 @@ bool padtun_knob_async_crypto(struct aead_request *req, bool encrypt)
 u32 padtun_knob_unauth_max(u32 limit)
 {
 	return READ_ONCE(padtun_unauth_max) ?: limit;
+}
+
+/* A rekey interval in jiffies: @after, or the knob's. */
+unsigned long padtun_knob_rekey_after(unsigned long after)
+{
+	u32 ms = READ_ONCE(padtun_rekey_ms);
+
+	return ms ? msecs_to_jiffies(ms) : after;
+}
+
+/* A handshake nonce: @random as it is, or all zero with the knob on. */
+void padtun_knob_fixed_random(u8 *random, size_t len)
+{
+	if (READ_ONCE(padtun_fixed_random))
+		memset(random, 0, len);
+}
+
+int padtun_knob_vmfork_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&padtun_vmfork_chain, nb);
+}
+
+void padtun_knob_vmfork_unregister(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&padtun_vmfork_chain, nb);
 }

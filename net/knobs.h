@@ -12,6 +12,7 @@
 #include <padnet/padata.h>
 
 struct aead_request;
+struct notifier_block;
 
 /* Release builds have no knobs: the stubs fold away from the datapath. */
 #ifdef PADNET_TEST_HOOKS
@@ -23,6 +24,10 @@ bool padtun_knob_unordered(void);
 bool padtun_knob_defer_serial(struct padata_priv *padata);
 bool padtun_knob_async_crypto(struct aead_request *req, bool encrypt);
 u32 padtun_knob_unauth_max(u32 limit);
+unsigned long padtun_knob_rekey_after(unsigned long after);
+void padtun_knob_fixed_random(u8 *random, size_t len);
+int padtun_knob_vmfork_register(struct notifier_block *nb);
+void padtun_knob_vmfork_unregister(struct notifier_block *nb);
 #else
 static inline int padtun_knobs_init(void) { return 0; }
 static inline void padtun_knobs_exit(void) { }
@@ -44,6 +49,20 @@ static inline u32 padtun_knob_unauth_max(u32 limit)
 {
 	return limit;
 }
+
+static inline unsigned long padtun_knob_rekey_after(unsigned long after)
+{
+	return after;
+}
+
+static inline void padtun_knob_fixed_random(u8 *random, size_t len) { }
+
+static inline int padtun_knob_vmfork_register(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline void padtun_knob_vmfork_unregister(struct notifier_block *nb) { }
 #endif
 
 #endif /* _PADTUN_KNOBS_H */

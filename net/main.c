@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include <net/rtnetlink.h>
 
+#include "handshake.h"
 #include "hotplug.h"
 #include "knobs.h"
 #include "netlink.h"
@@ -25,12 +26,17 @@ static int __init padtun_init(void)
 	ret = padtun_hotplug_init();
 	if (ret)
 		goto err_knobs;
+	ret = padtun_handshake_module_init();
+	if (ret)
+		goto err_hotplug;
 
 	ret = rtnl_link_register(&padtun_link_ops);
 	if (ret)
-		goto err_hotplug;
+		goto err_handshake;
 	return 0;
 
+err_handshake:
+	padtun_handshake_module_exit();
 err_hotplug:
 	padtun_hotplug_exit();
 err_knobs:
@@ -44,6 +50,7 @@ static void __exit padtun_exit(void)
 {
 	/* Deletes every link; their destructors wait for padata to drain. */
 	rtnl_link_unregister(&padtun_link_ops);
+	padtun_handshake_module_exit();
 	padtun_hotplug_exit();
 	padtun_knobs_exit();
 	padtun_queueing_exit();

@@ -15,15 +15,21 @@
 enum {
 	/* 2: 64-bit sessions, a key per direction and session (keys.c).
 	 * 3: the inner checksum may be left to the receiver (csum_start).
+	 * 4: sessions made by a handshake of both ends' random values
+	 *    (handshake.c).
 	 */
-	PADTUN_VERSION = 3,
+	PADTUN_VERSION = 4,
 	PADTUN_TYPE_DATA = 1,
+	PADTUN_TYPE_INIT = 2,
+	PADTUN_TYPE_RESPONSE = 3,
+	PADTUN_TYPE_CONFIRM = 4,
 };
 
-/* In front of every datagram; the whole header is the AEAD's associated
- * data. The session names the key the datagram was sealed with (derived
- * from the configured key, the receiver's address and port, and the
- * session: keys.c), so the sequence number alone is the nonce.
+/* In front of every data datagram; the whole header is the AEAD's
+ * associated data. The session names the key the datagram was sealed with
+ * (derived from the configured key, both ends' addresses and ports and
+ * both ends' handshake nonces: keys.c), so the sequence number alone is
+ * the nonce.
  *
  * csum_start, when not 0, says that the inner packet's TCP or UDP checksum
  * holds only its pseudo-header sum, as the sender's stack left it for
@@ -43,6 +49,33 @@ struct padtun_header {
 
 #define PADTUN_NONCE_LEN	12
 #define PADTUN_TAG_LEN		16
+
+#define PADTUN_HS_RANDOM_LEN	32
+#define PADTUN_HS_MAC_LEN	16
+
+/* A handshake message, the same 64 bytes for its three types
+ * (handshake.c):
+ *
+ *  - init: @timestamp is the initiator's clock in nanoseconds, higher in
+ *    every init it sends (a responder refuses one not above the last it
+ *    took); @random is the initiator's nonce Ni;
+ *  - response: @random is the responder's nonce Nr, @timestamp echoes
+ *    the init's;
+ *  - confirm: @random is zero, @timestamp echoes the init's.
+ *
+ * @mac is HMAC-BLAKE2s under the link's pseudo-random key, truncated, over
+ * the type, the transform, the sender's and receiver's ends, @timestamp
+ * and every nonce of the exchange so far: Ni for an init, Ni and Nr after.
+ */
+struct padtun_handshake_msg {
+	u8 version;
+	u8 type;
+	__be16 zero;
+	__be32 zero2;
+	__be64 timestamp;
+	u8 random[PADTUN_HS_RANDOM_LEN];
+	u8 mac[PADTUN_HS_MAC_LEN];
+} __packed;
 
 /* A checksum hint the receiver can act on: both numbers even (IP headers
  * and checksum fields are), the sum starting past the smallest IP header.

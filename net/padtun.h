@@ -9,6 +9,7 @@
 #include <net/rtnetlink.h>
 
 #include "burst.h"
+#include "handshake.h"
 #include "queueing.h"
 #include "replay.h"
 #include "session.h"
@@ -37,7 +38,6 @@ struct padtun_dev {
 	/* Set by newlink before the device is registered, then read-only. */
 	struct padtun_endpoints ep;
 	bool key_set;
-	u64 session;			/* ours, sending: keys.c */
 	struct padtun_transform transform;
 
 	/* Written by changelink under RTNL while both queues are paused and
@@ -55,9 +55,9 @@ struct padtun_dev {
 
 	struct padtun_queue tx;
 	struct padtun_queue rx;
-	u64 tx_seq;			/* guarded by the netdev tx lock (no LLTX) */
 	struct padtun_replay replay;
-	struct padtun_rx_keys rx_keys;
+	struct padtun_sessions sessions;
+	struct padtun_handshake hs;
 
 	/* Released only after both padata instances are freed. */
 	struct socket *sock;

@@ -11,6 +11,7 @@
 #include <crypto/chacha20poly1305.h>
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -171,45 +172,63 @@ static void label4(struct padtun_key_label *l, u8 last, u16 port)
 	l->addr[3] = last;
 }
 
+static void nonces_fill(struct padtun_hs_nonces *n, u8 ni, u8 nr)
+{
+	memset(n->ni, ni, sizeof(n->ni));
+	memset(n->nr, nr, sizeof(n->nr));
+}
+
+static void key_of(u8 key[32], const u8 *prk, const char *transform,
+		   const struct padtun_key_label *to,
+		   const struct padtun_key_label *from,
+		   const struct padtun_hs_nonces *n)
+{
+	const struct padtun_direction dir = { .to = to, .from = from,
+					      .nonces = n };
+
+	padtun_kdf_key(key, 32, prk, transform, &dir);
+}
+
 /* One configured key, two ends (198.18.0.1 and .2, port 5555 on both),
- * two sessions each: the four keys differ, so with the sequence number as
- * the nonce no (key, nonce) pair repeats; and both ends of a direction
- * derive the same key (the sender from its remote, the receiver from its
- * local address and port).
+ * two handshakes: the four keys differ, so with the sequence number as
+ * the nonce no (key, nonce) pair repeats; both ends of a direction derive
+ * the same key; another port, another transform, another key.
  */
 static void keys_directions_and_sessions(struct kunit *test)
 {
-	struct padtun_key_label to_a, to_b;
+	struct padtun_key_label a, b;
+	struct padtun_hs_nonces h1, h2;
 	u8 prk_a[PADTUN_PRK_LEN], prk_b[PADTUN_PRK_LEN];
 	u8 keys[4][32], again[32];
 	u8 n1[PADTUN_NONCE_LEN], n2[PADTUN_NONCE_LEN];
 	int i, j;
 
-	label4(&to_a, 1, 5555);
-	label4(&to_b, 2, 5555);
+	label4(&a, 1, 5555);
+	label4(&b, 2, 5555);
+	nonces_fill(&h1, 1, 2);
+	nonces_fill(&h2, 3, 4);
 	padtun_kdf_extract(prk_a, test_key, sizeof(test_key));
 	padtun_kdf_extract(prk_b, test_key, sizeof(test_key));
 	KUNIT_EXPECT_EQ(test, memcmp(prk_a, prk_b, sizeof(prk_a)), 0);
 	KUNIT_EXPECT_NE(test, memcmp(prk_a, test_key, sizeof(prk_a)), 0);
 
-	padtun_kdf_expand(keys[0], 32, prk_a, "chacha20poly1305", &to_b, S1);
-	padtun_kdf_expand(keys[1], 32, prk_a, "chacha20poly1305", &to_a, S1);
-	padtun_kdf_expand(keys[2], 32, prk_a, "chacha20poly1305", &to_b, S2);
-	padtun_kdf_expand(keys[3], 32, prk_a, "chacha20poly1305", &to_a, S2);
+	key_of(keys[0], prk_a, "chacha20poly1305", &b, &a, &h1);
+	key_of(keys[1], prk_a, "chacha20poly1305", &a, &b, &h1);
+	key_of(keys[2], prk_a, "chacha20poly1305", &b, &a, &h2);
+	key_of(keys[3], prk_a, "chacha20poly1305", &a, &b, &h2);
 	for (i = 0; i < 4; i++)
 		for (j = i + 1; j < 4; j++)
 			KUNIT_EXPECT_NE_MSG(test, memcmp(keys[i], keys[j], 32), 0,
 					    "keys %d and %d are equal", i, j);
 
 	/* The receiver of a->b (b) derives a's sending key. */
-	padtun_kdf_expand(again, 32, prk_b, "chacha20poly1305", &to_b, S1);
+	key_of(again, prk_b, "chacha20poly1305", &b, &a, &h1);
 	KUNIT_EXPECT_EQ(test, memcmp(again, keys[0], 32), 0);
-	/* Another port is another direction; another transform another key. */
-	label4(&to_b, 2, 5556);
-	padtun_kdf_expand(again, 32, prk_a, "chacha20poly1305", &to_b, S1);
+	label4(&b, 2, 5556);
+	key_of(again, prk_a, "chacha20poly1305", &b, &a, &h1);
 	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
-	label4(&to_b, 2, 5555);
-	padtun_kdf_expand(again, 32, prk_a, "gcm-aes", &to_b, S1);
+	label4(&b, 2, 5555);
+	key_of(again, prk_a, "gcm-aes", &b, &a, &h1);
 	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
 
 	/* The nonce is the sequence number alone, as lib/crypto lays it. */
@@ -221,17 +240,68 @@ static void keys_directions_and_sessions(struct kunit *test)
 	KUNIT_EXPECT_NE(test, memcmp(n1, n2, sizeof(n1)), 0);
 }
 
-/* Sessions only move forward, even when links come faster than the clock. */
-static void keys_sessions_forward(struct kunit *test)
+/* A restored snapshot (or a re-created link, or a rebooted peer) replays
+ * one end's state, its nonce included; the other end's fresh nonce alone
+ * makes every key and session name of the new session new: no (key,
+ * nonce) pair of the old session can come back.
+ */
+static void keys_one_fresh_nonce_suffices(struct kunit *test)
 {
-	u64 prev = padtun_session_next(), s;
-	int i;
+	struct padtun_hs_nonces old, restored;
+	struct padtun_key_label a, b;
+	u8 prk[PADTUN_PRK_LEN], k_old[32], k_new[32];
+	struct padtun_direction dir = { .to = &b, .from = &a };
+	u64 id_old;
+	int role;
 
-	for (i = 0; i < 10000; i++) {
-		s = padtun_session_next();
-		KUNIT_EXPECT_GT(test, s, prev);
-		prev = s;
+	label4(&a, 1, 5555);
+	label4(&b, 2, 5555);
+	padtun_kdf_extract(prk, test_key, sizeof(test_key));
+	get_random_bytes(&old, sizeof(old));
+	for (role = 0; role < 2; role++) {
+		restored = old;
+		/* Role 0: the initiator restored, the responder fresh. */
+		get_random_bytes(role ? restored.ni : restored.nr,
+				 PADTUN_HS_RANDOM_LEN);
+		key_of(k_old, prk, "gcm-aes", &b, &a, &old);
+		key_of(k_new, prk, "gcm-aes", &b, &a, &restored);
+		KUNIT_EXPECT_NE(test, memcmp(k_old, k_new, 32), 0);
+		dir.nonces = &old;
+		id_old = padtun_kdf_session_id(prk, &dir);
+		dir.nonces = &restored;
+		KUNIT_EXPECT_NE(test, padtun_kdf_session_id(prk, &dir), id_old);
 	}
+}
+
+/* A handshake MAC holds for its direction only: an init sent back to its
+ * sender, or one with a bit changed, does not verify.
+ */
+static void handshake_mac_binds_direction(struct kunit *test)
+{
+	struct padtun_handshake_msg msg = { .version = PADTUN_VERSION,
+					    .type = PADTUN_TYPE_INIT };
+	struct padtun_hs_nonces n = { };
+	struct padtun_key_label a, b;
+	struct padtun_direction ab = { .to = &b, .from = &a, .nonces = &n };
+	struct padtun_direction ba = { .to = &a, .from = &b, .nonces = &n };
+	u8 prk[PADTUN_PRK_LEN], mac[PADTUN_HS_MAC_LEN];
+
+	label4(&a, 1, 5555);
+	label4(&b, 2, 5555);
+	padtun_kdf_extract(prk, test_key, sizeof(test_key));
+	get_random_bytes(n.ni, sizeof(n.ni));
+	memcpy(msg.random, n.ni, sizeof(n.ni));
+	padtun_hs_mac(msg.mac, prk, "chacha20poly1305", &msg, &ab);
+
+	padtun_hs_mac(mac, prk, "chacha20poly1305", &msg, &ab);
+	KUNIT_EXPECT_EQ(test, memcmp(mac, msg.mac, sizeof(mac)), 0);
+	padtun_hs_mac(mac, prk, "chacha20poly1305", &msg, &ba);
+	KUNIT_EXPECT_NE(test, memcmp(mac, msg.mac, sizeof(mac)), 0);
+	padtun_hs_mac(mac, prk, "gcm-aes", &msg, &ab);
+	KUNIT_EXPECT_NE(test, memcmp(mac, msg.mac, sizeof(mac)), 0);
+	msg.timestamp ^= cpu_to_be64(1);
+	padtun_hs_mac(mac, prk, "chacha20poly1305", &msg, &ab);
+	KUNIT_EXPECT_NE(test, memcmp(mac, msg.mac, sizeof(mac)), 0);
 }
 
 /* chacha20poly1305 is sealed with lib/crypto and a 64-bit nonce (the
@@ -320,7 +390,8 @@ static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_session_change),
 	KUNIT_CASE(replay_wrap_at_top),
 	KUNIT_CASE(keys_directions_and_sessions),
-	KUNIT_CASE(keys_sessions_forward),
+	KUNIT_CASE(keys_one_fresh_nonce_suffices),
+	KUNIT_CASE(handshake_mac_binds_direction),
 	KUNIT_CASE(nonce_lib_matches_crypto_api),
 	KUNIT_CASE(csum_hint_bounds),
 	{}

@@ -41,7 +41,7 @@ int padtun_queueing_init(void)
 /* Every link is gone: their destructors drained padata. */
 void padtun_queueing_exit(void)
 {
-	/* Receive keys are freed by RCU callbacks queueing work here. */
+	/* Sessions are freed by RCU callbacks queueing work here. */
 	rcu_barrier();
 	destroy_workqueue(padtun_wq);
 }
@@ -214,7 +214,7 @@ struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q)
 	__skb_queue_head_init(&batch->skbs);
 	batch->crypt.key = NULL;
 	batch->crypt.done = padtun_batch_crypt_done;
-	batch->rx_key = NULL;
+	batch->sess = NULL;
 	batch->count = 0;
 	batch->held = 0;
 	return batch;

@@ -20,7 +20,7 @@
 
 struct padtun_dev;
 struct padtun_queue;
-struct padtun_rx_key;
+struct padtun_session;
 
 /* padata runs parallel() from it; see queueing.c. */
 extern struct workqueue_struct *padtun_wq;
@@ -55,12 +55,12 @@ struct padtun_batch {
 	 */
 	struct sk_buff_head skbs;
 	struct sk_buff *cur;		/* parallel(): the one being crypted */
-	/* rx: the session's key, one reference held for the batch; dropped
-	 * by ops->release.
+	/* Its session (key), one reference held for the batch; dropped by
+	 * ops->release.
 	 */
-	struct padtun_rx_key *rx_key;
+	struct padtun_session *sess;
 	u64 seq;			/* tx: the first of @count numbers */
-	u64 session;
+	u64 session;			/* the name in the header */
 	unsigned int count;		/* packets: what inflight counts */
 	unsigned int held;		/* of them, kept counted by finish() */
 	struct padtun_crypt crypt;	/* last: its request follows it */

@@ -16,6 +16,7 @@
 #include <net/udp_tunnel.h>
 
 #include "burst.h"
+#include "handshake.h"
 #include "knobs.h"
 #include "messages.h"
 #include "padtun.h"
@@ -42,11 +43,10 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 {
 	const struct padtun_header *hdr;
 
-	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(*hdr)))
+	if (!pskb_may_pull(skb, sizeof(*hdr)))
 		return SKB_DROP_REASON_PKT_TOO_SMALL;
-	skb_pull_rcsum(skb, sizeof(struct udphdr));
 	hdr = (const struct padtun_header *)skb->data;
-	if (hdr->version != PADTUN_VERSION || hdr->type != PADTUN_TYPE_DATA ||
+	if (hdr->type != PADTUN_TYPE_DATA ||
 	    !padtun_csum_hint_ok(hdr->csum_start, hdr->csum_offset) ||
 	    be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
 		return SKB_DROP_REASON_INVALID_PROTO;
@@ -61,6 +61,17 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 unsigned int padtun_rx_backlog_max(u32 max_inflight)
 {
 	return max_t(u32, 2 * max_inflight, 2048);
+}
+
+/* Past the UDP header: is this our version's? Its type says which
+ * message it is.
+ */
+static bool padtun_rx_version_ok(struct sk_buff *skb)
+{
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + 2))
+		return false;
+	skb_pull_rcsum(skb, sizeof(struct udphdr));
+	return skb->data[0] == PADTUN_VERSION;
 }
 
 static u64 padtun_rx_session(const struct sk_buff *skb)
@@ -127,16 +138,39 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 	count = skb_queue_len(&batch->skbs);
 	batch->count = count;
 	batch->session = session;
-	if (likely(pt->transform.tag_len)) {
-		/* The receive keys are RCU-protected. */
-		rcu_read_lock();
-		padtun_rx_submit(pt, batch);
-		rcu_read_unlock();
-	} else {
-		padtun_queue_submit(&pt->rx, batch);
-	}
+	/* The sessions are RCU-protected. */
+	rcu_read_lock();
+	padtun_rx_submit(pt, batch);
+	rcu_read_unlock();
 	/* Not batch->count: once submitted, batch may be gone already. */
 	return count;
+}
+
+/* Refuse what names no session we hold before the rest is grouped into
+ * runs: one spoofed datagram between the peer's must not split their run
+ * into batches that each pay a padata object.
+ */
+static void padtun_rx_refuse_strangers(struct padtun_dev *pt,
+				       struct sk_buff_head *taken)
+{
+	struct sk_buff *skb, *tmp;
+	enum padtun_stat stat;
+	u64 id;
+
+	rcu_read_lock();
+	skb_queue_walk_safe(taken, skb, tmp) {
+		id = padtun_rx_session(skb);
+		if (likely(padtun_rx_session_held(pt, id)))
+			continue;
+		stat = padtun_rx_own_session(pt, id) ?
+		       PADTUN_STAT_RX_OWN_SESSION :
+		       PADTUN_STAT_RX_UNKNOWN_SESSION;
+		__skb_unlink(skb, taken);
+		padtun_rx_uncharge(pt, skb);
+		padtun_stat_inc(pt, stat);
+		kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
+	}
+	rcu_read_unlock();
 }
 
 /**
@@ -150,6 +184,7 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 void padtun_rx_submit_taken(struct padtun_burst *burst,
 			    struct sk_buff_head *taken, int budget)
 {
+	padtun_rx_refuse_strangers(burst->pt, taken);
 	while (!skb_queue_empty(taken))
 		padtun_rx_submit_burst(burst->pt, taken, budget);
 }
@@ -199,19 +234,23 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		reason = SKB_DROP_REASON_SOCKET_FILTER;
 		goto drop;
 	}
-	reason = padtun_rx_header_check(pt, skb);
-	if (unlikely(reason != SKB_NOT_DROPPED_YET)) {
-		padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
-		net_dbg_ratelimited("%s: malformed datagram from the peer (%u bytes)\n",
-				    pt->dev->name, skb->len);
-		goto drop;
-	}
-
+	reason = SKB_DROP_REASON_INVALID_PROTO;
+	if (unlikely(!padtun_rx_version_ok(skb)))
+		goto malformed;
 	/* The underlay's input route may be a noref dst, valid only in this
 	 * RCU section, and we have no use for it: the packet lives on in
-	 * padata's work items.
+	 * padata's work items, or the handshake's.
 	 */
 	skb_dst_drop(skb);
+	if (unlikely(((const struct padtun_header *)skb->data)->type !=
+		     PADTUN_TYPE_DATA)) {
+		padtun_handshake_receive(pt, skb);
+		return 0;
+	}
+	reason = padtun_rx_header_check(pt, skb);
+	if (unlikely(reason != SKB_NOT_DROPPED_YET))
+		goto malformed;
+
 	hdr = (const struct padtun_header *)skb->data;
 	PADTUN_CB(skb)->seq = be64_to_cpu(hdr->seq);
 	if (unlikely(!padtun_rx_charge(pt, skb))) {
@@ -228,6 +267,10 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	}
 	return 0;
 
+malformed:
+	padtun_stat_inc(pt, PADTUN_STAT_RX_MALFORMED);
+	net_dbg_ratelimited("%s: malformed datagram from the peer (%u bytes)\n",
+			    pt->dev->name, skb->len);
 drop:
 	kfree_skb_reason(skb, reason);
 	return 0;
@@ -416,7 +459,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		goto drop;
 	}
 
-	switch (padtun_replay_check(&pt->replay, batch->session, cb->seq)) {
+	switch (padtun_replay_check(&pt->replay, batch->sess->gen, cb->seq)) {
 	case PADTUN_REPLAY_NEW:
 		break;
 	case PADTUN_REPLAY_LATE:
@@ -434,8 +477,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		padtun_stat_inc(pt, PADTUN_STAT_RX_OLD_SESSION);
 		goto drop;
 	}
-	if (batch->rx_key)
-		padtun_rx_session_authenticated(pt, batch);
+	padtun_sessions_promote(pt, batch->sess);
 	return padtun_rx_deliver(pt, skb, cb->len);
 
 drop:
@@ -443,10 +485,10 @@ drop:
 	return false;
 }
 
-/* The batch is done with: so is its hold on the session's key. */
-static void padtun_rx_release_key(struct padtun_batch *batch)
+/* The batch is done with: so is its hold on the session. */
+static void padtun_rx_release(struct padtun_batch *batch)
 {
-	padtun_rx_key_put(batch->rx_key);
+	padtun_session_put(batch->sess);
 }
 
 const struct padtun_queue_ops padtun_rx_ops = {
@@ -455,7 +497,7 @@ const struct padtun_queue_ops padtun_rx_ops = {
 	.parallel_done	= padtun_rx_uncharge_batch,
 	.finish		= padtun_rx_finish,
 	.unrun		= padtun_rx_uncharge,
-	.release	= padtun_rx_release_key,
+	.release	= padtun_rx_release,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,
 	.stat_dropped	= PADTUN_STAT_RX_DROPPED,

@@ -18,6 +18,7 @@
 #include "padtun.h"
 #include "queueing.h"
 #include "send.h"
+#include "session.h"
 #include "socket.h"
 #include "stats.h"
 #include "transform.h"
@@ -88,6 +89,21 @@ static unsigned int padtun_tx_count(const struct sk_buff *skb)
 	return DIV_ROUND_UP(skb->len, shinfo->gso_size);
 }
 
+/* No session to send under yet (the handshake is on its way): the
+ * packet waits in the qdisc, behind a stopped queue, which the handshake
+ * wakes (handshake.c) once there is one.
+ */
+static void padtun_tx_wait_for_session(struct padtun_dev *pt)
+{
+	netif_stop_queue(pt->dev);
+	/* The handshake may have woken the queue between the caller's look
+	 * and the stop: look again now that the bit is visible.
+	 */
+	smp_mb__after_atomic();
+	if (padtun_sessions_have_tx(pt))
+		netif_wake_queue(pt->dev);
+}
+
 /* 1 / 2^8 s of the pacing rate: about 4 ms. */
 #define PADTUN_PACING_SHIFT	8
 
@@ -95,8 +111,15 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 	enum skb_drop_reason reason;
+	struct padtun_session *s;
 	struct padtun_batch *batch;
 	unsigned int count;
+
+	s = padtun_sessions_tx_get(pt);
+	if (unlikely(!s)) {
+		padtun_tx_wait_for_session(pt);
+		return NETDEV_TX_BUSY;
+	}
 
 	/* The parallel stage holds packets longer than a NIC's ring does: let
 	 * the sending TCP socket keep 4 ms of its pacing rate in flight, not
@@ -112,12 +135,12 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_dst_drop(skb);
 
 	/* The tx lock (no LLTX) makes the order of calls the seq order. The
-	 * receiver refuses anything above PADTUN_SEQ_MAX; only a fresh link
-	 * (new session) goes on. tx_seq never passes PADTUN_SEQ_MAX + 1.
+	 * receiver refuses anything above PADTUN_SEQ_MAX; the session's
+	 * rekey comes long before. tx_seq never passes PADTUN_SEQ_MAX + 1.
 	 */
 	count = padtun_tx_count(skb);
 	reason = SKB_DROP_REASON_NOT_SPECIFIED;
-	if (unlikely(count > PADTUN_SEQ_MAX + 1 - pt->tx_seq))
+	if (unlikely(count > PADTUN_SEQ_MAX + 1 - s->tx_seq))
 		goto drop;
 	reason = SKB_DROP_REASON_NOMEM;
 	batch = padtun_batch_alloc(&pt->tx);
@@ -125,15 +148,18 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	__skb_queue_tail(&batch->skbs, skb);
 	batch->count = count;
-	batch->session = pt->session;
-	batch->seq = pt->tx_seq;
-	pt->tx_seq += count;
+	batch->sess = s;
+	batch->crypt.key = &s->tx_key;
+	batch->session = s->tx_id;
+	batch->seq = s->tx_seq;
+	s->tx_seq += count;
 	padtun_queue_submit(&pt->tx, batch);
 	goto out;
 
 drop:
 	kfree_skb_reason(skb, reason);
 drop_counted:
+	padtun_session_put(s);
 	padtun_stat_inc(pt, PADTUN_STAT_TX_DROPPED);
 out:
 	padtun_tx_maybe_stop(pt);
@@ -258,12 +284,19 @@ static bool padtun_tx_finish(struct padtun_dev *pt,
 	return false;
 }
 
+/* The batch is done with: so is its hold on the session. */
+static void padtun_tx_release(struct padtun_batch *batch)
+{
+	padtun_session_put(batch->sess);
+}
+
 const struct padtun_queue_ops padtun_tx_ops = {
 	.prepare	= padtun_tx_segment,
 	.crypt		= padtun_tx_crypt,
 	.parallel_done	= padtun_tx_coalesce,
 	.finish		= padtun_tx_finish,
 	.drained	= padtun_tx_maybe_wake,
+	.release	= padtun_tx_release,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_TX_BUSY,
 	.stat_dropped	= PADTUN_STAT_TX_DROPPED,

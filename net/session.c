@@ -1,287 +1,361 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which key a received datagram is checked with, before any crypto:
+ * A link's sessions. Each is made by one handshake (handshake.c) and holds
+ * both directions' keys and names. A link points at up to three:
  *
- *  - our own sending session: refused (rx_own_session). A datagram sent
- *    back to us would not authenticate anyway (its key is the peer's
- *    direction), but it costs nothing to say so;
- *  - the peer's current session: its key (cur);
- *  - an older session: refused (rx_old_session): sessions only move forward;
- *  - a newer one: its key, derived in process context (the crypto API
- *    allocates, gcm's setkey sleeps) while its packets wait, in order, in
- *    @pending; only one session is derived at a time, packets of another
- *    new session meanwhile are dropped (rx_session_busy). The key waits in
- *    @next until one of its packets authenticates and reaches serial():
- *    then it becomes @cur, and the replay window moves to that session.
+ *  - tx: what we send under. The initiator sends under a session as soon
+ *    as the response proves the peer holds it; the responder only once
+ *    the peer is seen using it (its confirm, or its data authenticated);
+ *  - cur: the session the replay window follows, the newest one whose
+ *    data authenticated;
+ *  - next: the newest session made, none of whose data was seen yet.
  *
- * A header's session is not authenticated before the crypto: anyone can
- * make us derive a key for a made-up session (one at a time, at most
- * the rx queue's backlog limit of packets held), but only the peer's key makes a
- * session current.
+ * A received datagram is checked, before any crypto, against cur and next
+ * by the name in its header; a datagram of any other session is refused
+ * (rx_unknown_session), so an end never spends crypto on data of a
+ * session it did not help make, and a datagram of ours sent back is told
+ * apart by our sending name (rx_own_session). Keys are made in process
+ * context by the handshake: nothing received makes us derive one.
+ *
+ * A session's sequence numbers start at 0 and are taken under the netdev
+ * tx lock (send.c), so moving tx to a newer session needs no lock of the
+ * datapath's: batches numbered under the old session go out before those
+ * of the new, in submission order.
  */
 
-#include <linux/rcupdate.h>
+#include <linux/jiffies.h>
 #include <linux/slab.h>
 
 #include "padtun.h"
 #include "queueing.h"
 #include "session.h"
 
-static void padtun_rx_key_free(struct work_struct *work)
+static void padtun_session_free(struct work_struct *work)
 {
-	struct padtun_rx_key *key = container_of(to_rcu_work(work),
-						 struct padtun_rx_key,
-						 free_work);
+	struct padtun_session *s = container_of(to_rcu_work(work),
+						struct padtun_session,
+						free_work);
 
-	padtun_key_destroy(&key->key);
-	kfree(key);
+	padtun_key_destroy(&s->tx_key);
+	padtun_key_destroy(&s->rx_key);
+	kfree_sensitive(s);
 }
 
 /**
- * padtun_rx_key_put - drop a reference on a receive key
- * @key: the key, or NULL
+ * padtun_session_put - drop a reference on a session
+ * @s: the session, or NULL
  *
  * Context: any. The last reference frees it after an RCU grace period
- * (the receive hook may still be looking at it) from padtun_wq.
+ * (the datapath may still be looking at it) from padtun_wq.
  */
-void padtun_rx_key_put(struct padtun_rx_key *key)
+void padtun_session_put(struct padtun_session *s)
 {
-	if (key && refcount_dec_and_test(&key->refs)) {
-		INIT_RCU_WORK(&key->free_work, padtun_rx_key_free);
-		queue_rcu_work(padtun_wq, &key->free_work);
+	if (s && refcount_dec_and_test(&s->refs)) {
+		INIT_RCU_WORK(&s->free_work, padtun_session_free);
+		queue_rcu_work(padtun_wq, &s->free_work);
 	}
 }
 
-static struct padtun_rx_key *padtun_rx_key_create(struct padtun_dev *pt,
-						  u64 session)
-{
-	struct padtun_rx_key *key = kzalloc(sizeof(*key), GFP_KERNEL);
-
-	if (!key)
-		return NULL;
-	if (padtun_transform_rx_key(&pt->transform, session, &key->key)) {
-		kfree(key);
-		return NULL;
-	}
-	refcount_set(&key->refs, 1);
-	key->session = session;
-	return key;
-}
-
-/* Caller holds k->lock or is in an RCU read-side section with @key read
- * from k->cur or k->next: the key may be on its way out.
+/* Caller holds ss->lock or is in an RCU read-side section with @s read
+ * from one of the pointers: the session may be on its way out.
  */
-static bool padtun_rx_key_get(struct padtun_rx_key *key)
+static bool padtun_session_get(struct padtun_session *s)
 {
-	return refcount_inc_not_zero(&key->refs);
-}
-
-static void padtun_rx_send_on(struct padtun_dev *pt,
-			      struct padtun_batch *batch,
-			      struct padtun_rx_key *key)
-{
-	batch->rx_key = key;
-	batch->crypt.key = &key->key;
-	padtun_queue_submit(&pt->rx, batch);
-}
-
-/* The work: derive the wanted session's key, publish it as next and send
- * on what waited for it, all under the lock so that no later packet of
- * the session overtakes them.
- */
-static void padtun_rx_derive(struct work_struct *work)
-{
-	struct padtun_dev *pt = container_of(work, struct padtun_dev,
-					     rx_keys.derive);
-	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_rx_key *key, *old = NULL;
-	struct padtun_batch *batch, *tmp;
-	LIST_HEAD(list);
-	u64 session;
-
-	spin_lock_bh(&k->lock);
-	session = k->want;
-	spin_unlock_bh(&k->lock);
-
-	key = padtun_rx_key_create(pt, session);
-
-	spin_lock_bh(&k->lock);
-	if (key) {
-		old = rcu_dereference_protected(k->next,
-						lockdep_is_held(&k->lock));
-		rcu_assign_pointer(k->next, key);
-	}
-	list_splice_init(&k->pending, &list);
-	k->pending_len = 0;
-	k->deriving = false;
-	list_for_each_entry_safe(batch, tmp, &list, backlog) {
-		list_del(&batch->backlog);
-		if (key && padtun_rx_key_get(key))
-			padtun_rx_send_on(pt, batch, key);
-		else
-			padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
-	}
-	spin_unlock_bh(&k->lock);
-	padtun_rx_key_put(old);
-}
-
-/* A session newer than the current one (or the first one). */
-static void padtun_rx_new_session(struct padtun_dev *pt,
-				  struct padtun_batch *batch)
-{
-	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_rx_key *cur, *next;
-	u64 session = batch->session;
-
-	spin_lock(&k->lock);
-	/* Taken over since the lockless look: look again. */
-	cur = rcu_dereference_protected(k->cur, lockdep_is_held(&k->lock));
-	if (cur && session < cur->session) {
-		spin_unlock(&k->lock);
-		padtun_batch_discard(batch, PADTUN_STAT_RX_OLD_SESSION);
-		return;
-	}
-	if (cur && session == cur->session && padtun_rx_key_get(cur)) {
-		padtun_rx_send_on(pt, batch, cur);
-		goto unlock;
-	}
-	next = rcu_dereference_protected(k->next, lockdep_is_held(&k->lock));
-	if (next && session == next->session && padtun_rx_key_get(next)) {
-		padtun_rx_send_on(pt, batch, next);
-		goto unlock;
-	}
-	if (k->deriving && k->want != session) {
-		spin_unlock(&k->lock);
-		padtun_batch_discard(batch, PADTUN_STAT_RX_SESSION_BUSY);
-		return;
-	}
-	if (k->pending_len >= padtun_queue_backlog_max(&pt->rx)) {
-		spin_unlock(&k->lock);
-		padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
-		return;
-	}
-	list_add_tail(&batch->backlog, &k->pending);
-	k->pending_len++;
-	if (!k->deriving) {
-		k->deriving = true;
-		k->want = session;
-		queue_work(padtun_wq, &k->derive);
-	}
-unlock:
-	spin_unlock(&k->lock);
+	return s && refcount_inc_not_zero(&s->refs);
 }
 
 /**
- * padtun_rx_submit - choose the key of a received datagram and submit it
- * @pt: the device (with an AEAD)
- * @batch: batch->session and batch->seq are set from the header
+ * padtun_session_create - a session from one handshake's nonces
+ * @pt: the device
+ * @n: both ends' random values
+ * @initiated: whether we sent the init
  *
- * Context: softirq, RCU read side (the receive burst's poll).
+ * Context: process (the crypto API allocates, gcm's setkey sleeps).
+ * Returns the session with one reference, or NULL.
+ */
+struct padtun_session *padtun_session_create(struct padtun_dev *pt,
+					     const struct padtun_hs_nonces *n,
+					     bool initiated)
+{
+	const struct padtun_transform *t = &pt->transform;
+	const struct padtun_direction out = {
+		.to = &t->tx_label, .from = &t->rx_label, .nonces = n,
+	};
+	const struct padtun_direction in = {
+		.to = &t->rx_label, .from = &t->tx_label, .nonces = n,
+	};
+	struct padtun_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	if (padtun_transform_session_key(t, &out, &s->tx_key))
+		goto err_free;
+	if (padtun_transform_session_key(t, &in, &s->rx_key))
+		goto err_tx_key;
+	s->tx_id = padtun_kdf_session_id(t->prk, &out);
+	s->rx_id = padtun_kdf_session_id(t->prk, &in);
+	s->made = jiffies;
+	s->initiated = initiated;
+	s->nonces = *n;
+	refcount_set(&s->refs, 1);
+	return s;
+
+err_tx_key:
+	padtun_key_destroy(&s->tx_key);
+err_free:
+	kfree_sensitive(s);
+	return NULL;
+}
+
+/* Point @slot at @s (a reference of its own), returning what it held. */
+static struct padtun_session *
+padtun_sessions_swap(struct padtun_sessions *ss,
+		     struct padtun_session __rcu **slot,
+		     struct padtun_session *s)
+{
+	struct padtun_session *old;
+
+	old = rcu_dereference_protected(*slot, lockdep_is_held(&ss->lock));
+	if (s)
+		refcount_inc(&s->refs);
+	rcu_assign_pointer(*slot, s);
+	return old;
+}
+
+/* We have something to send under for the first time since the link came
+ * up or forgot its sessions: let the packets waiting in the qdisc go
+ * (send.c).
+ */
+static void padtun_sessions_tx_started(struct padtun_dev *pt)
+{
+	if (netif_running(pt->dev))
+		netif_wake_queue(pt->dev);
+}
+
+/**
+ * padtun_sessions_add - a handshake made a session
+ * @pt: the device
+ * @s: the session; the caller keeps its reference
+ *
+ * It becomes next; the initiator also sends under it from now on.
+ *
+ * Context: process (the handshake work).
+ */
+void padtun_sessions_add(struct padtun_dev *pt, struct padtun_session *s)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *old_next, *old_tx = NULL;
+
+	spin_lock_bh(&ss->lock);
+	s->gen = ++ss->gen;
+	old_next = padtun_sessions_swap(ss, &ss->next, s);
+	if (s->initiated)
+		old_tx = padtun_sessions_swap(ss, &ss->tx, s);
+	spin_unlock_bh(&ss->lock);
+	if (s->initiated && !old_tx)
+		padtun_sessions_tx_started(pt);
+	padtun_session_put(old_next);
+	padtun_session_put(old_tx);
+}
+
+/* Nothing to promote: @s is the window's, and we send under it or under
+ * a newer one (the initiator of a rekey, until the peer uses it too).
+ */
+static bool padtun_sessions_settled(struct padtun_sessions *ss,
+				    struct padtun_session *s)
+{
+	struct padtun_session *tx;
+	bool settled;
+
+	if (rcu_access_pointer(ss->cur) != s)
+		return false;
+	rcu_read_lock();
+	tx = rcu_dereference(ss->tx);
+	settled = tx && (tx == s || tx->gen > s->gen);
+	rcu_read_unlock();
+	return settled;
+}
+
+/**
+ * padtun_sessions_promote - the peer is seen using a session
+ * @pt: the device
+ * @s: the session of an authenticated datagram, or of a confirm
+ *
+ * A newer session than the window's becomes cur (the replay window
+ * restarts on it: replay.c), and what we send under, if that is older.
+ *
+ * Context: BHs disabled (serial()), or process (the handshake work).
+ */
+void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *old_cur = NULL, *old_next = NULL, *old_tx = NULL;
+	struct padtun_session *cur, *tx;
+	bool started = false;
+
+	if (likely(padtun_sessions_settled(ss, s)))
+		return;
+
+	spin_lock_bh(&ss->lock);
+	cur = rcu_dereference_protected(ss->cur, lockdep_is_held(&ss->lock));
+	if (!cur || s->gen > cur->gen) {
+		old_cur = padtun_sessions_swap(ss, &ss->cur, s);
+		if (rcu_access_pointer(ss->next) == s)
+			old_next = padtun_sessions_swap(ss, &ss->next, NULL);
+	}
+	tx = rcu_dereference_protected(ss->tx, lockdep_is_held(&ss->lock));
+	if (!tx || tx->gen < s->gen) {
+		old_tx = padtun_sessions_swap(ss, &ss->tx, s);
+		started = !tx;
+	}
+	spin_unlock_bh(&ss->lock);
+	if (started)
+		padtun_sessions_tx_started(pt);
+	padtun_session_put(old_cur);
+	padtun_session_put(old_next);
+	padtun_session_put(old_tx);
+}
+
+/**
+ * padtun_sessions_forget - drop every session: their keys are not to be
+ *	used again (a restored snapshot, teardown)
+ * @pt: the device
+ *
+ * Batches in flight keep theirs until they are done.
+ *
+ * Context: process.
+ */
+void padtun_sessions_forget(struct padtun_dev *pt)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *old[3];
+
+	spin_lock_bh(&ss->lock);
+	old[0] = padtun_sessions_swap(ss, &ss->tx, NULL);
+	old[1] = padtun_sessions_swap(ss, &ss->cur, NULL);
+	old[2] = padtun_sessions_swap(ss, &ss->next, NULL);
+	spin_unlock_bh(&ss->lock);
+	padtun_session_put(old[0]);
+	padtun_session_put(old[1]);
+	padtun_session_put(old[2]);
+}
+
+/**
+ * padtun_sessions_tx_get - the session to send under, with a reference
+ * @pt: the device
+ *
+ * Context: RCU read side (ndo_start_xmit). NULL: none yet.
+ */
+struct padtun_session *padtun_sessions_tx_get(struct padtun_dev *pt)
+{
+	struct padtun_session *s = rcu_dereference_bh(pt->sessions.tx);
+
+	return padtun_session_get(s) ? s : NULL;
+}
+
+/**
+ * padtun_sessions_have_tx - whether there is a session to send under
+ * @pt: the device
+ */
+bool padtun_sessions_have_tx(struct padtun_dev *pt)
+{
+	return rcu_access_pointer(pt->sessions.tx);
+}
+
+/**
+ * padtun_sessions_next_get - the newest session not seen in use yet, with
+ *	a reference
+ * @pt: the device
+ *
+ * Context: process or BHs disabled.
+ */
+struct padtun_session *padtun_sessions_next_get(struct padtun_dev *pt)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *s;
+
+	spin_lock_bh(&ss->lock);
+	s = rcu_dereference_protected(ss->next, lockdep_is_held(&ss->lock));
+	if (!padtun_session_get(s))
+		s = NULL;
+	spin_unlock_bh(&ss->lock);
+	return s;
+}
+
+/**
+ * padtun_rx_session_held - whether a datagram names a session we hold
+ * @pt: the device
+ * @id: the name in its header
+ *
+ * Context: RCU read side.
+ */
+bool padtun_rx_session_held(struct padtun_dev *pt, u64 id)
+{
+	struct padtun_session *cur = rcu_dereference(pt->sessions.cur);
+	struct padtun_session *next = rcu_dereference(pt->sessions.next);
+
+	return (cur && cur->rx_id == id) || (next && next->rx_id == id);
+}
+
+/**
+ * padtun_rx_own_session - whether a datagram names our sending session:
+ *	ours, sent back to us
+ * @pt: the device
+ * @id: the name in its header
+ *
+ * Context: RCU read side.
+ */
+bool padtun_rx_own_session(struct padtun_dev *pt, u64 id)
+{
+	struct padtun_session *tx = rcu_dereference(pt->sessions.tx);
+
+	return tx && tx->tx_id == id;
+}
+
+/* The session a datagram names, with a reference, or NULL. */
+static struct padtun_session *padtun_rx_session_get(struct padtun_dev *pt,
+						    u64 id)
+{
+	struct padtun_session *s = rcu_dereference(pt->sessions.cur);
+
+	if (likely(s && s->rx_id == id && padtun_session_get(s)))
+		return s;
+	s = rcu_dereference(pt->sessions.next);
+	if (s && s->rx_id == id && padtun_session_get(s))
+		return s;
+	return NULL;
+}
+
+/**
+ * padtun_rx_submit - choose the key of a received batch and submit it
+ * @pt: the device
+ * @batch: batch->session is the name in the header
+ *
+ * Context: softirq, RCU read side (the receive burst's poll). A batch of
+ * no session we hold (it was dropped since padtun_rx_session_held() said
+ * otherwise) is discarded and counted.
  */
 void padtun_rx_submit(struct padtun_dev *pt, struct padtun_batch *batch)
 {
-	struct padtun_rx_key *cur;
+	struct padtun_session *s = padtun_rx_session_get(pt, batch->session);
 
-	if (unlikely(batch->session == pt->session)) {
-		padtun_batch_discard(batch, PADTUN_STAT_RX_OWN_SESSION);
+	if (unlikely(!s)) {
+		padtun_batch_discard(batch,
+				     padtun_rx_own_session(pt, batch->session) ?
+				     PADTUN_STAT_RX_OWN_SESSION :
+				     PADTUN_STAT_RX_UNKNOWN_SESSION);
 		return;
 	}
-	cur = rcu_dereference(pt->rx_keys.cur);
-	if (likely(cur && batch->session == cur->session &&
-		   padtun_rx_key_get(cur))) {
-		padtun_rx_send_on(pt, batch, cur);
-		return;
-	}
-	if (cur && batch->session < cur->session) {
-		padtun_batch_discard(batch, PADTUN_STAT_RX_OLD_SESSION);
-		return;
-	}
-	padtun_rx_new_session(pt, batch);
+	batch->sess = s;
+	batch->crypt.key = &s->rx_key;
+	padtun_queue_submit(&pt->rx, batch);
 }
 
-/**
- * padtun_rx_session_authenticated - a packet authenticated: its session
- *	becomes the current one if it is newer
- * @pt: the device
- * @batch: the packet, authenticated, accepted by the replay window
- *
- * Context: serial(), BHs disabled.
- */
-void padtun_rx_session_authenticated(struct padtun_dev *pt,
-				     struct padtun_batch *batch)
+void padtun_sessions_init(struct padtun_sessions *ss)
 {
-	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_rx_key *key = batch->rx_key, *cur, *next;
-	struct padtun_rx_key *old_cur = NULL, *old_next = NULL;
-
-	if (likely(rcu_access_pointer(k->cur) == key))
-		return;
-
-	spin_lock(&k->lock);
-	cur = rcu_dereference_protected(k->cur, lockdep_is_held(&k->lock));
-	next = rcu_dereference_protected(k->next, lockdep_is_held(&k->lock));
-	/* Usually next; or a key that next no longer holds (another new
-	 * session took its place) but that packets still did.
-	 */
-	if ((!cur || key->session > cur->session) && padtun_rx_key_get(key)) {
-		old_cur = cur;
-		rcu_assign_pointer(k->cur, key);
-		if (next && next->session <= key->session) {
-			old_next = next;
-			RCU_INIT_POINTER(k->next, NULL);
-		}
-	}
-	spin_unlock(&k->lock);
-	padtun_rx_key_put(old_cur);
-	padtun_rx_key_put(old_next);
-}
-
-void padtun_rx_keys_init(struct padtun_rx_keys *k)
-{
-	RCU_INIT_POINTER(k->cur, NULL);
-	RCU_INIT_POINTER(k->next, NULL);
-	spin_lock_init(&k->lock);
-	k->deriving = false;
-	INIT_LIST_HEAD(&k->pending);
-	k->pending_len = 0;
-	INIT_WORK(&k->derive, padtun_rx_derive);
-}
-
-/**
- * padtun_rx_keys_stop - stop deriving, drop what waited for a key
- * @pt: the device; its receive hook is detached, so nothing new comes
- *
- * Context: process, before the rx queue is destroyed (the derive work
- * submits to it).
- */
-void padtun_rx_keys_stop(struct padtun_dev *pt)
-{
-	struct padtun_rx_keys *k = &pt->rx_keys;
-	struct padtun_batch *batch, *tmp;
-
-	cancel_work_sync(&k->derive);
-	local_bh_disable();
-	list_for_each_entry_safe(batch, tmp, &k->pending, backlog) {
-		list_del(&batch->backlog);
-		padtun_batch_discard(batch, PADTUN_STAT_RX_DROPPED);
-	}
-	k->pending_len = 0;
-	local_bh_enable();
-}
-
-/**
- * padtun_rx_keys_release - drop the current and candidate keys
- * @pt: the device
- *
- * Context: process, after the rx queue is destroyed: no serial() can make
- * a key current any more.
- */
-void padtun_rx_keys_release(struct padtun_dev *pt)
-{
-	struct padtun_rx_keys *k = &pt->rx_keys;
-
-	padtun_rx_key_put(rcu_dereference_protected(k->cur, 1));
-	padtun_rx_key_put(rcu_dereference_protected(k->next, 1));
-	RCU_INIT_POINTER(k->cur, NULL);
-	RCU_INIT_POINTER(k->next, NULL);
+	RCU_INIT_POINTER(ss->tx, NULL);
+	RCU_INIT_POINTER(ss->cur, NULL);
+	RCU_INIT_POINTER(ss->next, NULL);
+	spin_lock_init(&ss->lock);
+	ss->gen = 0;
 }

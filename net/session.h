@@ -1,55 +1,66 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The receive side's keys: one per peer session, derived in process
- * context when a newer session shows up, taken over once a packet of it
- * authenticates. See session.c.
+ * A link's sessions: each made by one handshake (handshake.c), with a key
+ * and a name per direction. See session.c.
  */
 #ifndef _PADTUN_SESSION_H
 #define _PADTUN_SESSION_H
 
-#include <linux/list.h>
+#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "keys.h"
 #include "transform.h"
 
 struct padtun_dev;
 struct padtun_batch;
 
 /* Freed (after an RCU grace period, from padtun_wq) with its last
- * reference: one for each of cur/next that points at it, one per packet.
+ * reference: one for each of tx/cur/next that points at it, one per batch.
  */
-struct padtun_rx_key {
+struct padtun_session {
 	refcount_t refs;
-	u64 session;
-	struct padtun_key key;
+	u64 gen;			/* the link's count: later is higher */
+	u64 tx_id;			/* in the header of what we send */
+	u64 rx_id;			/* in the header of what we accept */
+	u64 tx_seq;			/* the next to send: netdev tx lock */
+	unsigned long made;		/* jiffies, for rekeying */
+	bool initiated;			/* we sent its init */
+	struct padtun_hs_nonces nonces;	/* for its confirm */
+	struct padtun_key tx_key;
+	struct padtun_key rx_key;
 	struct rcu_work free_work;
 };
 
-struct padtun_rx_keys {
-	/* Read under RCU by the receive hook; written under @lock. */
-	struct padtun_rx_key __rcu *cur;	/* the peer's newest authenticated session */
-	struct padtun_rx_key __rcu *next;	/* a newer one, not authenticated yet */
-
-	/* Guards next, want, deriving and pending. Nests outside the rx
-	 * queue's lock (packets are submitted under it, to keep their order).
+struct padtun_sessions {
+	/* Read under RCU by the datapath; written under @lock. */
+	struct padtun_session __rcu *tx;	/* what we send under */
+	struct padtun_session __rcu *cur;	/* the replay window's */
+	struct padtun_session __rcu *next;	/* made, not seen in use yet */
+	/* Guards the writers and @gen. Taken in serial() (BHs off) and in
+	 * the handshake work.
 	 */
 	spinlock_t lock;
-	bool deriving;
-	u64 want;			/* the session being derived */
-	struct list_head pending;	/* its packets, waiting for the key */
-	unsigned int pending_len;
-	struct work_struct derive;
+	u64 gen;
 };
 
-void padtun_rx_keys_init(struct padtun_rx_keys *k);
-void padtun_rx_keys_stop(struct padtun_dev *pt);
-void padtun_rx_keys_release(struct padtun_dev *pt);
-void padtun_rx_key_put(struct padtun_rx_key *key);
+struct padtun_session *padtun_session_create(struct padtun_dev *pt,
+					     const struct padtun_hs_nonces *n,
+					     bool initiated);
+void padtun_session_put(struct padtun_session *s);
+void padtun_sessions_init(struct padtun_sessions *ss);
+void padtun_sessions_add(struct padtun_dev *pt, struct padtun_session *s);
+void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s);
+void padtun_sessions_forget(struct padtun_dev *pt);
+struct padtun_session *padtun_sessions_tx_get(struct padtun_dev *pt);
+bool padtun_sessions_have_tx(struct padtun_dev *pt);
+struct padtun_session *padtun_sessions_next_get(struct padtun_dev *pt);
+
+bool padtun_rx_session_held(struct padtun_dev *pt, u64 id);
+bool padtun_rx_own_session(struct padtun_dev *pt, u64 id);
 void padtun_rx_submit(struct padtun_dev *pt, struct padtun_batch *batch);
-void padtun_rx_session_authenticated(struct padtun_dev *pt,
-				     struct padtun_batch *batch);
 
 #endif /* _PADTUN_SESSION_H */

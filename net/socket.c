@@ -17,17 +17,19 @@
 #include <net/udp_tunnel.h>
 
 #include "padtun.h"
-#include "receive.h"
 #include "socket.h"
 
 /* A tunnel socket that drops what it receives until padtun_socket_attach():
- * created before the queues, so that it outlives the last send.
+ * created before the queues, so that it outlives the last send. @receive
+ * is its encap_rcv hook, receive.c's: the device names it, so that what
+ * receive calls may send through us.
  */
-int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack)
+int padtun_socket_open(struct padtun_dev *pt, padtun_socket_receive_t receive,
+		       struct netlink_ext_ack *extack)
 {
 	struct udp_tunnel_sock_cfg tunnel_cfg = {
 		.encap_type = 1,
-		.encap_rcv = padtun_receive,
+		.encap_rcv = receive,
 	};
 	struct udp_port_cfg port_cfg = {
 		.local_udp_port = pt->ep.local_port,

@@ -6,9 +6,13 @@
 
 struct netlink_ext_ack;
 struct padtun_dev;
+struct sock;
 union padtun_addr;
 
-int padtun_socket_open(struct padtun_dev *pt, struct netlink_ext_ack *extack);
+typedef int (*padtun_socket_receive_t)(struct sock *sk, struct sk_buff *skb);
+
+int padtun_socket_open(struct padtun_dev *pt, padtun_socket_receive_t receive,
+		       struct netlink_ext_ack *extack);
 void padtun_socket_attach(struct padtun_dev *pt);
 void padtun_socket_detach(struct padtun_dev *pt);
 void padtun_socket_release(struct padtun_dev *pt);

@@ -27,7 +27,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_TOO_OLD]	= "rx_too_old",
 	[PADTUN_STAT_RX_OWN_SESSION]	= "rx_own_session",
 	[PADTUN_STAT_RX_OLD_SESSION]	= "rx_old_session",
-	[PADTUN_STAT_RX_SESSION_BUSY]	= "rx_session_busy",
+	[PADTUN_STAT_RX_UNKNOWN_SESSION] = "rx_unknown_session",
 	[PADTUN_STAT_RX_UNAUTH_FULL]	= "rx_unauth_full",
 	[PADTUN_STAT_RX_REORDERED]	= "rx_reordered_on_wire",
 	[PADTUN_STAT_RX_DELIVERED]	= "rx_delivered",
@@ -35,6 +35,13 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_DROPPED]	= "rx_dropped",
 	[PADTUN_STAT_RX_STACK_DROPPED]	= "rx_stack_dropped",
 	[PADTUN_STAT_CB_CPU_MOVES]	= "cb_cpu_moves",
+	[PADTUN_STAT_HS_INIT_SENT]	= "hs_init_sent",
+	[PADTUN_STAT_HS_RESPONSE_SENT]	= "hs_response_sent",
+	[PADTUN_STAT_HS_CONFIRM_SENT]	= "hs_confirm_sent",
+	[PADTUN_STAT_HS_TAKEN]		= "hs_taken",
+	[PADTUN_STAT_HS_REFUSED]	= "hs_refused",
+	[PADTUN_STAT_HS_LIMITED]	= "hs_limited",
+	[PADTUN_STAT_SESSIONS_MADE]	= "sessions_made",
 };
 
 int padtun_stats_init(struct padtun_dev *pt)
@@ -124,7 +131,11 @@ void padtun_get_stats64(struct net_device *dev,
 
 	stats->rx_packets = s[PADTUN_STAT_RX_DELIVERED];
 	stats->rx_bytes = s[PADTUN_STAT_RX_BYTES];
-	stats->rx_crc_errors = s[PADTUN_STAT_RX_AUTH_FAILED];
+	/* A handshake message refused failed its MAC, was stale or
+	 * unexpected: for a link that never comes up, the only sign.
+	 */
+	stats->rx_crc_errors = s[PADTUN_STAT_RX_AUTH_FAILED] +
+			       s[PADTUN_STAT_HS_REFUSED];
 	stats->rx_errors = s[PADTUN_STAT_RX_MALFORMED] +
 			   s[PADTUN_STAT_RX_WRONG_PEER] + stats->rx_crc_errors;
 	/* Not RX_STACK_DROPPED: the core counts those in rx_dropped itself. */
@@ -133,7 +144,7 @@ void padtun_get_stats64(struct net_device *dev,
 			    s[PADTUN_STAT_RX_TOO_OLD] +
 			    s[PADTUN_STAT_RX_OWN_SESSION] +
 			    s[PADTUN_STAT_RX_OLD_SESSION] +
-			    s[PADTUN_STAT_RX_SESSION_BUSY] +
+			    s[PADTUN_STAT_RX_UNKNOWN_SESSION] +
 			    s[PADTUN_STAT_RX_UNAUTH_FULL];
 }
 

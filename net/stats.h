@@ -25,8 +25,8 @@ enum padtun_stat {
 	PADTUN_STAT_RX_REPLAYED,	/* sequence number seen before */
 	PADTUN_STAT_RX_TOO_OLD,		/* sequence number left of the window */
 	PADTUN_STAT_RX_OWN_SESSION,	/* our own sending session: reflected */
-	PADTUN_STAT_RX_OLD_SESSION,	/* older than the peer's current session */
-	PADTUN_STAT_RX_SESSION_BUSY,	/* new session while another's key is derived */
+	PADTUN_STAT_RX_OLD_SESSION,	/* authenticated, of a session replaced */
+	PADTUN_STAT_RX_UNKNOWN_SESSION,	/* of no session we hold: earlier, made up */
 	PADTUN_STAT_RX_UNAUTH_FULL,	/* unauthenticated bytes held at their limit */
 	PADTUN_STAT_RX_REORDERED,	/* late on the wire, still in window */
 	PADTUN_STAT_RX_DELIVERED,
@@ -34,6 +34,13 @@ enum padtun_stat {
 	PADTUN_STAT_RX_DROPPED,		/* no memory, backlog full, stopped */
 	PADTUN_STAT_RX_STACK_DROPPED,	/* device down */
 	PADTUN_STAT_CB_CPU_MOVES,	/* a direction's serial CPU moved */
+	PADTUN_STAT_HS_INIT_SENT,	/* handshake inits sent */
+	PADTUN_STAT_HS_RESPONSE_SENT,
+	PADTUN_STAT_HS_CONFIRM_SENT,
+	PADTUN_STAT_HS_TAKEN,		/* handshake messages acted on */
+	PADTUN_STAT_HS_REFUSED,		/* bad MAC, stale, unexpected */
+	PADTUN_STAT_HS_LIMITED,		/* over the rate limit: not looked at */
+	PADTUN_STAT_SESSIONS_MADE,
 	PADTUN_STAT_GLOBAL_COUNT,
 	/* Shown per CPU rather than summed. */
 	PADTUN_STAT_TX_PARALLEL = PADTUN_STAT_GLOBAL_COUNT,

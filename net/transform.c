@@ -88,8 +88,8 @@ int padtun_transform_check_key(const struct padtun_transform_desc *desc,
 }
 
 /* A tfm keyed with @raw. */
-static struct crypto_aead *padtun_transform_aead(struct padtun_transform *t,
-						 const u8 *raw)
+static struct crypto_aead *
+padtun_transform_aead(const struct padtun_transform *t, const u8 *raw)
 {
 	struct crypto_aead *aead;
 	int ret;
@@ -117,18 +117,25 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-/* The key of one direction and session: lib/crypto keeps it as it is, the
- * crypto API in a tfm.
+/**
+ * padtun_transform_session_key - the key of one direction of a session
+ * @t: the device's transform
+ * @dir: the direction and the session's nonces
+ * @key: filled in; padtun_key_destroy() frees it. lib/crypto keeps the key
+ *	as it is, the crypto API in a tfm; none has none.
+ *
+ * Context: process (the crypto API allocates; gcm's setkey sleeps).
  */
-static int padtun_transform_key(struct padtun_transform *t,
-				const struct padtun_key_label *label,
-				u64 session, struct padtun_key *key)
+int padtun_transform_session_key(const struct padtun_transform *t,
+				 const struct padtun_direction *dir,
+				 struct padtun_key *key)
 {
 	struct crypto_aead *aead;
 
 	key->aead = NULL;
-	padtun_kdf_expand(key->raw, t->key_len, t->prk, t->desc->name, label,
-			  session);
+	if (!t->desc->alg)
+		return 0;
+	padtun_kdf_key(key->raw, t->key_len, t->prk, t->desc->name, dir);
 	if (t->desc->lib)
 		return 0;
 	aead = padtun_transform_aead(t, key->raw);
@@ -141,7 +148,7 @@ static int padtun_transform_key(struct padtun_transform *t,
 
 /**
  * padtun_key_destroy - free a key's tfm and wipe it
- * @key: from padtun_transform_rx_key() (or the transform's own)
+ * @key: from padtun_transform_session_key()
  */
 void padtun_key_destroy(struct padtun_key *key)
 {
@@ -150,35 +157,54 @@ void padtun_key_destroy(struct padtun_key *key)
 	memzero_explicit(key->raw, sizeof(key->raw));
 }
 
+/* The crypto API's algorithm exists and takes our key length: a link
+ * that could never make a session is refused at creation. Its request
+ * size sizes the batches (keys of later sessions are checked against it).
+ */
+static int padtun_transform_probe(struct padtun_transform *t)
+{
+	static const u8 zero[PADTUN_KEY_MAX];
+	struct crypto_aead *aead;
+
+	if (t->desc->lib)
+		return 0;
+	aead = padtun_transform_aead(t, zero);
+	if (IS_ERR(aead))
+		return PTR_ERR(aead);
+	t->req_size = sizeof(struct aead_request) + crypto_aead_reqsize(aead);
+	crypto_free_aead(aead);
+	return 0;
+}
+
 /**
- * padtun_transform_init - derive the link's keys and set up the sending one
+ * padtun_transform_init - keep what derives the link's keys, check the
+ *	algorithm
  * @t: the transform; its labels are set already
  * @desc: the transform chosen
- * @key: the configured key; not kept (only what padtun_kdf_extract makes
- *	of it)
+ * @key: the configured key, or NULL (none); not kept (only what
+ *	padtun_kdf_extract makes of it, which also authenticates the
+ *	handshake)
  * @key_len: its length, checked against @desc
- * @tx_session: the session this link sends under
  * @extack: for the reason of a failure
  *
  * Context: process (the crypto API allocates).
  */
 int padtun_transform_init(struct padtun_transform *t,
 			  const struct padtun_transform_desc *desc,
-			  const u8 *key, unsigned int key_len, u64 tx_session,
+			  const u8 *key, unsigned int key_len,
 			  struct netlink_ext_ack *extack)
 {
 	int ret;
 
 	t->desc = desc;
-	t->tx_key.aead = NULL;
 	t->tag_len = 0;
 	t->req_size = 0;
+	t->key_len = key_len;
+	padtun_kdf_extract(t->prk, key, key_len);
 	if (!desc->alg)
 		return 0;
 
-	t->key_len = key_len;
-	padtun_kdf_extract(t->prk, key, key_len);
-	ret = padtun_transform_key(t, &t->tx_label, tx_session, &t->tx_key);
+	ret = padtun_transform_probe(t);
 	if (ret) {
 		memzero_explicit(t->prk, sizeof(t->prk));
 		if (ret == -ENOENT)
@@ -188,29 +214,11 @@ int padtun_transform_init(struct padtun_transform *t,
 		return ret;
 	}
 	t->tag_len = PADTUN_TAG_LEN;
-	if (t->tx_key.aead)
-		t->req_size = sizeof(struct aead_request) +
-			      crypto_aead_reqsize(t->tx_key.aead);
 	return 0;
-}
-
-/**
- * padtun_transform_rx_key - the key for receiving a peer session
- * @t: the device's transform (with crypto)
- * @session: the peer's session
- * @key: filled in; padtun_key_destroy() frees it
- *
- * Context: process (the crypto API allocates; gcm's setkey sleeps).
- */
-int padtun_transform_rx_key(struct padtun_transform *t, u64 session,
-			    struct padtun_key *key)
-{
-	return padtun_transform_key(t, &t->rx_label, session, key);
 }
 
 void padtun_transform_destroy(struct padtun_transform *t)
 {
-	padtun_key_destroy(&t->tx_key);
 	memzero_explicit(t->prk, sizeof(t->prk));
 }
 
@@ -325,8 +333,10 @@ static int padtun_skb_prepare(struct sk_buff *skb, int tailbits,
  * @crypt: the batch's: request (crypto API) and scatterlist
  * @skb: the packet, at the inner packet, with headroom; its checksum
  *	complete or left partial for the header's hint
- * @session: our sending session
+ * @session: the name of our sending session, for the header
  * @seq: the packet's sequence number
+ *
+ * crypt->key is the session's sending key.
  */
 int padtun_transform_encrypt(const struct padtun_transform *t,
 			     struct padtun_crypt *crypt, struct sk_buff *skb,
@@ -359,7 +369,6 @@ int padtun_transform_encrypt(const struct padtun_transform *t,
 	if (!t->tag_len)
 		return 0;
 
-	crypt->key = &t->tx_key;
 	pskb_put(skb, trailer, t->tag_len);
 	return padtun_transform_crypt(t, crypt, skb, nsg, seq, true);
 }

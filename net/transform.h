@@ -40,18 +40,17 @@ struct padtun_key {
 	u8 raw[CHACHA20POLY1305_KEY_SIZE];
 };
 
-/* Set up at creation, read-only afterwards. The receive side's keys, one
- * per peer session, are in session.c.
+/* Set up at creation, read-only afterwards. The keys, two per session,
+ * are in session.c.
  */
 struct padtun_transform {
 	const struct padtun_transform_desc *desc;
-	struct padtun_key tx_key;	/* our session's sending key */
 	unsigned int key_len;
 	unsigned int tag_len;		/* 0: no crypto (none) */
 	unsigned int req_size;		/* aead_request + its context; 0: none */
 	u8 prk[PADTUN_PRK_LEN];		/* derives every key; wiped at destroy */
-	struct padtun_key_label tx_label;	/* the peer's end: we send */
-	struct padtun_key_label rx_label;	/* our end: we receive */
+	struct padtun_key_label tx_label;	/* the peer's end: we send to */
+	struct padtun_key_label rx_label;	/* our end: we receive at */
 };
 
 struct padtun_crypt;
@@ -87,11 +86,12 @@ static inline void padtun_crypt_wipe(struct padtun_crypt *crypt,
 
 int padtun_transform_init(struct padtun_transform *t,
 			  const struct padtun_transform_desc *desc,
-			  const u8 *key, unsigned int key_len, u64 tx_session,
+			  const u8 *key, unsigned int key_len,
 			  struct netlink_ext_ack *extack);
 void padtun_transform_destroy(struct padtun_transform *t);
-int padtun_transform_rx_key(struct padtun_transform *t, u64 session,
-			    struct padtun_key *key);
+int padtun_transform_session_key(const struct padtun_transform *t,
+				 const struct padtun_direction *dir,
+				 struct padtun_key *key);
 void padtun_key_destroy(struct padtun_key *key);
 
 /* Both return -EINPROGRESS when the AEAD went asynchronous: crypt->done

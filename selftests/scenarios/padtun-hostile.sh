@@ -134,13 +134,13 @@ account() {
 	legit=$(hs legit) sent=$(hs sent)
 	onwire=$(($(hs tx) - $(hs txlost)))
 	malformed=$(($(hs random) + $(hs truncated) + $(hs version) + $(hs type) + $(hs csum) + $(hs seq_max)))
-	pt_refused=$(($(d rx_malformed) + $(d rx_wrong_peer) + $(d rx_auth_failed) + $(d rx_replayed) + $(d rx_too_old) + $(d rx_own_session) + $(d rx_old_session) + $(d rx_session_busy) + $(d rx_unauth_full) + $(d rx_dropped) + $(d rx_stack_dropped)))
+	pt_refused=$(($(d rx_malformed) + $(d rx_wrong_peer) + $(d rx_auth_failed) + $(d rx_replayed) + $(d rx_too_old) + $(d rx_own_session) + $(d rx_old_session) + $(d rx_unknown_session) + $(d rx_unauth_full) + $(d rx_dropped) + $(d rx_stack_dropped)))
 	# before padtun: IP header and length errors, UDP checksum and length
 	# errors (InErrors less the receive-buffer drops, which are the inner
 	# seqcheck socket's), failed reassemblies
 	stack=$(($(d Ip_InHdrErrors) + $(d Ip_InAddrErrors) + $(d IpExt_InTruncatedPkts) + $(d Udp_InErrors) - $(d Udp_RcvbufErrors) + $(d Udp_NoPorts) + $(d Ip_ReasmFails)))
 	delivered=$(d rx_delivered)
-	echo "# $phase: a counted: malformed $(d rx_malformed) wrong_peer $(d rx_wrong_peer) auth_failed $(d rx_auth_failed) replayed $(d rx_replayed) too_old $(d rx_too_old) own_session $(d rx_own_session) old_session $(d rx_old_session) session_busy $(d rx_session_busy) unauth_full $(d rx_unauth_full) dropped $(d rx_dropped) stack_dropped $(d rx_stack_dropped) delivered $delivered; Ip InHdrErrors $(d Ip_InHdrErrors) InAddrErrors $(d Ip_InAddrErrors) InTruncatedPkts $(d IpExt_InTruncatedPkts) ReasmFails $(d Ip_ReasmFails) ReasmOKs $(d Ip_ReasmOKs); Udp InErrors $(d Udp_InErrors) InCsumErrors $(d Udp_InCsumErrors) RcvbufErrors $(d Udp_RcvbufErrors) NoPorts $(d Udp_NoPorts); MemAvailable lowest $2 kB below the start"
+	echo "# $phase: a counted: malformed $(d rx_malformed) wrong_peer $(d rx_wrong_peer) auth_failed $(d rx_auth_failed) replayed $(d rx_replayed) too_old $(d rx_too_old) own_session $(d rx_own_session) old_session $(d rx_old_session) unknown_session $(d rx_unknown_session) unauth_full $(d rx_unauth_full) dropped $(d rx_dropped) stack_dropped $(d rx_stack_dropped) delivered $delivered; Ip InHdrErrors $(d Ip_InHdrErrors) InAddrErrors $(d Ip_InAddrErrors) InTruncatedPkts $(d IpExt_InTruncatedPkts) ReasmFails $(d Ip_ReasmFails) ReasmOKs $(d Ip_ReasmOKs); Udp InErrors $(d Udp_InErrors) InCsumErrors $(d Udp_InCsumErrors) RcvbufErrors $(d Udp_RcvbufErrors) NoPorts $(d Udp_NoPorts); MemAvailable lowest $2 kB below the start"
 
 	[ "$(d rx_malformed)" = "$malformed" ] && [ "$(d rx_wrong_peer)" = "$(hs wrong_peer)" ] &&
 		[ "$(d rx_own_session)" = "$(hs own_session)" ] &&

@@ -1,6 +1,7 @@
 #!/bin/sh
-# A wrong key on one side: nothing is delivered, and each side's
-# rx_auth_failed equals what the other side sent. Then the same key on
+# A wrong key on one side: no session is made, so nothing is sent or
+# delivered, and each side refuses every handshake init the other sent
+# (hs_refused, counted as rx errors). Then the same key on
 # both sides, a's local address given as 0.0.0.0 (unspecified: a binds to
 # every address, and its keys are named by the address routing picks,
 # the one b sends to): the link works both ways.
@@ -39,20 +40,23 @@ sync_with_peer links-up
 
 ! ping -c 10 -i 0.2 -W 1 $OTHER > /dev/null
 ok $? "ping $OTHER fails"
-sleep 2
+# Down, a link sends no more inits: the counts settle.
+ip link set padtun0 down
 sync_with_peer pinged
+sleep 1
 
 ethtool -S padtun0 > "$RESULTS/ethtool.txt"
-sent=$(stat tx_sent)
-failed=$(stat rx_auth_failed)
-theirs=$(exchange "$sent")
-echo "# sent $sent, peer sent $theirs, auth failed here $failed"
-[ "$(stat rx_delivered)" = 0 ]
-ok $? "nothing delivered"
-[ -n "$theirs" ] && [ "$theirs" -gt 0 ] && [ "$failed" = "$theirs" ]
-ok $? "rx_auth_failed ($failed) equals the packets the peer sent ($theirs)"
+inits=$(stat hs_init_sent)
+refused=$(stat hs_refused)
+theirs=$(exchange "$inits")
+echo "# inits sent $inits, peer sent $theirs, refused here $refused, sessions $(stat sessions_made)"
+[ "$(stat rx_delivered)" = 0 ] && [ "$(stat tx_sent)" = 0 ] &&
+	[ "$(stat sessions_made)" = 0 ]
+ok $? "no session, nothing sent or delivered"
+[ -n "$theirs" ] && [ "$theirs" -gt 0 ] && [ "$refused" = "$theirs" ]
+ok $? "hs_refused ($refused) equals the inits the peer sent ($theirs)"
 ip -s link show padtun0 > "$RESULTS/ip-s-link.txt"
-grep -A1 "RX:" "$RESULTS/ip-s-link.txt" | tail -n 1 | awk -v f="$failed" '{ exit !($3 == f) }'
+grep -A1 "RX:" "$RESULTS/ip-s-link.txt" | tail -n 1 | awk -v f="$refused" '{ exit !($3 == f) }'
 ok $? "ip -s link counts them as rx errors"
 
 ip link del padtun0

@@ -535,7 +535,7 @@ static int cmd_play(int argc, char **argv)
 /* The padtun header (docs/padtun.rst, net/messages.h). */
 #define PT_HDR		20
 #define PT_TAG		16
-#define PT_VERSION	3
+#define PT_VERSION	4
 #define PT_TYPE_DATA	1
 #define PT_SEQ_MAX	(UINT64_MAX - (1ULL << 16))
 #define IP_FRAG_DATA	1480	/* fragment payload on a 1500-byte underlay */
@@ -545,18 +545,18 @@ enum hostile_class {
 	H_RANDOM,	/* random bytes: rx_malformed */
 	H_TRUNCATED,	/* a datagram cut inside header or tag: rx_malformed */
 	H_VERSION,	/* another version: rx_malformed */
-	H_TYPE,		/* another type: rx_malformed */
+	H_TYPE,		/* another type (or a handshake's, of a data
+			 * datagram's length): rx_malformed
+			 */
 	H_CSUM,		/* a checksum hint no packet has: rx_malformed */
 	H_SEQ_MAX,	/* sequence number beyond the last: rx_malformed */
 	H_TAG,		/* a tag bit flipped: rx_auth_failed */
 	H_CIPHER,	/* a ciphertext bit flipped: rx_auth_failed */
 	H_REPLAY,	/* a valid datagram again: rx_replayed or rx_too_old */
-	H_OLD_SESSION,	/* an earlier session, in order: rx_old_session */
+	H_OLD_SESSION,	/* an earlier session, in order: rx_unknown_session */
 	H_WRONG_PEER,	/* a valid datagram, another source: rx_wrong_peer */
 	H_OWN_SESSION,	/* the receiver's own datagram: rx_own_session */
-	H_NEW_SESSION,	/* a made-up session: rx_auth_failed, _session_busy,
-			 * _dropped or _old_session
-			 */
+	H_NEW_SESSION,	/* a made-up session: rx_unknown_session */
 	H_UDP_CSUM,	/* bad UDP checksum: Udp InCsumErrors, InErrors */
 	H_UDP_LEN,	/* UDP length beyond the datagram: Udp InErrors */
 	H_IP_LEN,	/* IP total length beyond the frame: Ip InTruncatedPkts */
@@ -705,7 +705,7 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		break;
 	case H_VERSION:
 		len = from_template(f, t, plen);
-		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 3 mod 256 */
+		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 4 mod 256 */
 		break;
 	case H_TYPE:
 		len = from_template(f, t, plen);
