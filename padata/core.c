@@ -54,32 +54,36 @@ void padnet_parallel_worker(struct work_struct *work)
 }
 
 /*
- * Objects whose serial() returned, counted exactly: @done and what each
- * serial worker has not added to it yet. For the slow path only: it reads
- * every CPU's serial queue.
+ * Objects of @dom whose serial() returned, counted exactly: @done and what
+ * each serial queue has not added to it yet. For the slow path only: it
+ * reads every CPU's serial queue.
  *
  * @done is read first, with acquire: a worker zeroes its count before it
  * adds it to @done, so no object is counted twice. Each count is read with
  * acquire before the caller reads @seq, so every object counted was
  * accepted before that read and the difference cannot underflow. Racing
  * workers can only make the result smaller than the truth, never larger.
+ * A queue serialising another domain's objects counts none of @dom's.
  */
-static u32 padata_serialised(struct padata_instance *pinst)
+static u32 padata_serialised(struct padata_domain *dom)
 {
-	u32 done = atomic_read_acquire(&pinst->done);
+	u32 done = atomic_read_acquire(&dom->done);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
+		struct padata_squeue *sq = per_cpu_ptr(dom->pinst->squeue, cpu);
+		/* Pairs with the release in padata_serial_run(). */
+		u32 unpub = smp_load_acquire(&sq->unpublished);
 
-		/* Pairs with the release in padnet_serial_worker(). */
-		done += smp_load_acquire(&sq->unpublished);
+		if ((unpub & ~PADATA_UNPUB_COUNT) == dom->tag)
+			done += unpub & PADATA_UNPUB_COUNT;
 	}
 	return done;
 }
 
 /*
- * Takes the next sequence number unless @limit objects are in flight. An
+ * Takes @dom's next sequence number unless @limit of its objects are in
+ * flight (the limit is the instance's, and holds per domain). An
  * object is in flight from acceptance until its serial() returned, so a
  * reorder ring slot is never needed twice.
  *
@@ -94,27 +98,29 @@ static u32 padata_serialised(struct padata_instance *pinst)
  * vCPU preemption) could pair a stale @seq with a newer @done, and the
  * unsigned difference would underflow into a spurious -EBUSY.
  */
-static bool padata_get_seq(struct padata_instance *pinst, u32 *seq)
+static __always_inline bool padata_get_seq(struct padata_instance *pinst,
+					   struct padata_domain *dom, u32 *seq)
 {
 	u32 done, cur;
 
 	do {
-		done = atomic_read_acquire(&pinst->done);
+		done = atomic_read_acquire(&dom->done);
 		padnet_test_point(pinst, PADNET_TP_SEQ, NULL);
-		cur = atomic_read(&pinst->seq);
+		cur = atomic_read(&dom->seq);
 		if (cur - done >= pinst->limit) {
-			done = padata_serialised(pinst);
-			cur = atomic_read(&pinst->seq);
+			done = padata_serialised(dom);
+			cur = atomic_read(&dom->seq);
 			if (cur - done >= pinst->limit)
 				return false;
 		}
-	} while ((u32)atomic_cmpxchg(&pinst->seq, cur, cur + 1) != cur);
+	} while ((u32)atomic_cmpxchg(&dom->seq, cur, cur + 1) != cur);
 
 	*seq = cur;
 	return true;
 }
 
-static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
+static __always_inline bool padata_cb_cpu_ok(const struct padata_cpus *cpus,
+					     int cb_cpu)
 {
 	return cb_cpu >= 0 && cb_cpu < nr_cpu_ids &&
 	       cpumask_test_cpu(cb_cpu, cpus->mask);
@@ -144,9 +150,9 @@ static bool padata_cb_cpu_ok(const struct padata_cpus *cpus, int cb_cpu)
  * CPU after it, so that every CPU is a candidate as often as any other and
  * a CPU that falls behind hands its share to a neighbour.
  */
-static int padata_parallel_cpu(struct padata_instance *pinst,
-			       const struct padata_cpus *cpus,
-			       const struct padata_priv *padata)
+static __always_inline int
+padata_parallel_cpu(struct padata_instance *pinst,
+		    const struct padata_cpus *cpus, const struct padata_priv *padata)
 {
 	const struct padata_pqueue *cb_pq = per_cpu_ptr(pinst->pqueue,
 							padata->cb_cpu);
@@ -163,9 +169,9 @@ static int padata_parallel_cpu(struct padata_instance *pinst,
 	return a;
 }
 
-static void padata_queue_parallel(struct padata_instance *pinst,
-				  const struct padata_cpus *cpus,
-				  struct padata_priv *padata)
+static __always_inline void
+padata_queue_parallel(struct padata_instance *pinst,
+		      const struct padata_cpus *cpus, struct padata_priv *padata)
 {
 	int cpu = padata_parallel_cpu(pinst, cpus, padata);
 	struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
@@ -180,23 +186,16 @@ static void padata_queue_parallel(struct padata_instance *pinst,
 		queue_work_on(cpu, pinst->wq, &pq->work);
 }
 
-/**
- * padata_do_parallel - submit an object to a padata instance
- * @pinst: the instance.
- * @padata: the object, embedded in the caller's structure, with
- *          @padata->parallel and @padata->serial set.
- * @cb_cpu: the CPU serial() should run on; must be in the instance's mask.
- *
- * Context: process or softirq context. Does not sleep and takes no lock.
- *
- * Return: -EINPROGRESS when the object was accepted: parallel() and then
- * serial() will be called once each. Otherwise the object was not touched
- * and may be submitted again: 0 when the instance is not started, -EBUSY
- * while the CPU mask is being replaced or when the instance's in-flight
- * limit is reached, -EINVAL when @cb_cpu is not an online CPU of the mask.
+/*
+ * Both submit functions inline this and the helpers it calls on the way to
+ * queueing (hence __always_inline on them: with two callers the compiler
+ * would call them instead), padata_do_parallel() with domain 0 at a
+ * constant offset in @pinst: the domains cost its fast path nothing.
  */
-int padata_do_parallel(struct padata_instance *pinst,
-		       struct padata_priv *padata, int cb_cpu)
+static __always_inline int padata_submit(struct padata_instance *pinst,
+					 struct padata_domain *dom,
+					 struct padata_priv *padata,
+					 int cb_cpu)
 {
 	const struct padata_cpus *cpus;
 	int ret = -EINPROGRESS;
@@ -221,10 +220,10 @@ int padata_do_parallel(struct padata_instance *pinst,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (!padata_get_seq(pinst, &seq))
+	if (!padata_get_seq(pinst, dom, &seq))
 		goto busy;
 
-	padata->pinst = pinst;
+	padata->dom = dom;
 	padata->seq_nr = seq;
 	padata->cb_cpu = cb_cpu;
 	this_cpu_inc(pinst->stats->submitted);
@@ -238,7 +237,53 @@ out:
 	rcu_read_unlock_sched();
 	return ret;
 }
+
+/**
+ * padata_do_parallel - submit an object to a padata instance
+ * @pinst: the instance.
+ * @padata: the object, embedded in the caller's structure, with
+ *          @padata->parallel and @padata->serial set.
+ * @cb_cpu: the CPU serial() should run on; must be in the instance's mask.
+ *
+ * The object joins the instance's own ordering domain, domain 0: it is
+ * serialised after every object accepted into that domain before it.
+ *
+ * Context: process or softirq context. Does not sleep and takes no lock.
+ *
+ * Return: -EINPROGRESS when the object was accepted: parallel() and then
+ * serial() will be called once each. Otherwise the object was not touched
+ * and may be submitted again: 0 when the instance is not started, -EBUSY
+ * while the CPU mask is being replaced or when the domain's in-flight
+ * limit is reached, -EINVAL when @cb_cpu is not an online CPU of the mask.
+ */
+int padata_do_parallel(struct padata_instance *pinst,
+		       struct padata_priv *padata, int cb_cpu)
+{
+	return padata_submit(pinst, &pinst->dom0, padata, cb_cpu);
+}
 EXPORT_SYMBOL_GPL(padata_do_parallel);
+
+/**
+ * padata_do_parallel_domain - submit an object to an ordering domain
+ * @dom: a domain from padata_alloc_domain().
+ * @padata: the object, embedded in the caller's structure, with
+ *          @padata->parallel and @padata->serial set.
+ * @cb_cpu: the CPU serial() should run on; must be in the instance's mask.
+ *
+ * As padata_do_parallel() on @dom's instance, but the object is ordered
+ * only after the objects accepted into @dom before it, and waits for no
+ * object of another domain.
+ *
+ * Context: process or softirq context. Does not sleep and takes no lock.
+ *
+ * Return: as padata_do_parallel(); -EBUSY at @dom's in-flight limit.
+ */
+int padata_do_parallel_domain(struct padata_domain *dom,
+			      struct padata_priv *padata, int cb_cpu)
+{
+	return padata_submit(dom->pinst, dom, padata, cb_cpu);
+}
+EXPORT_SYMBOL_GPL(padata_do_parallel_domain);
 
 /**
  * padata_start - let an instance accept objects
@@ -319,6 +364,21 @@ static void padata_percpu_free(struct padata_instance *pinst)
 	free_percpu(pinst->pqueue);
 }
 
+/* A domain's reorder state: @dom is zeroed, its tag set. */
+static int padata_domain_init(struct padata_instance *pinst,
+			      struct padata_domain *dom)
+{
+	dom->pinst = pinst;
+	dom->ring_mask = roundup_pow_of_two(pinst->limit) - 1;
+	dom->ring = kvcalloc(dom->ring_mask + 1, sizeof(*dom->ring),
+			     GFP_KERNEL);
+	if (!dom->ring)
+		return -ENOMEM;
+	INIT_WORK(&dom->reorder_work, padnet_reorder_worker);
+	padnet_reorder_init(dom, 0);
+	return 0;
+}
+
 /*
  * padata_alloc() with a given in-flight limit (the test hook
  * padnet_alloc_limit() sets one per instance).
@@ -336,19 +396,15 @@ struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
 		goto err;
 	pinst->wq = wq;
 	pinst->limit = limit;
-	pinst->ring_mask = roundup_pow_of_two(limit) - 1;
-	pinst->ring = kvcalloc(pinst->ring_mask + 1, sizeof(*pinst->ring),
-			       GFP_KERNEL);
-	if (!pinst->ring)
+	if (padata_domain_init(pinst, &pinst->dom0))
 		goto err_free_pinst;
 	if (padata_percpu_alloc(pinst))
 		goto err_free_ring;
 	mutex_init(&pinst->lock);
+	ida_init(&pinst->domain_ida);
 	padata_queues_init(pinst);
-	INIT_WORK(&pinst->reorder_work, padnet_reorder_worker);
 	if (padnet_test_init(pinst))
 		goto err_free_percpu;
-	padnet_reorder_init(pinst, 0);
 	if (padnet_cpus_init(pinst, cpumask))
 		goto err_free_test;
 	padnet_debugfs_add(pinst);
@@ -360,7 +416,7 @@ err_free_percpu:
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
 err_free_ring:
-	kvfree(pinst->ring);
+	kvfree(pinst->dom0.ring);
 err_free_pinst:
 	kfree(pinst);
 err:
@@ -388,21 +444,24 @@ struct padata_instance *padata_alloc(const struct cpumask *cpumask,
 EXPORT_SYMBOL_GPL(padata_alloc);
 
 /*
- * Waits until every accepted object's serial() returned, then until no
- * padata code runs on behalf of the instance any more: padata_do_serial()
- * callers leave their RCU read section, the work items return.
+ * Waits until every object accepted into @dom had its serial() return,
+ * then until no padata code touches @dom any more: padata_do_serial()
+ * callers leave their RCU read section, the work items that may still be
+ * counting its last objects (serial work, or a parallel worker catching
+ * up) return.
  */
-static void padata_drain(struct padata_instance *pinst)
+static void padata_drain(struct padata_domain *dom)
 {
+	struct padata_instance *pinst = dom->pinst;
 	int cpu;
 
-	WRITE_ONCE(pinst->draining, true);
+	WRITE_ONCE(dom->draining, true);
 	smp_mb(); /* Pairs with the full barrier in padata_serial_done(). */
-	wait_var_event(&pinst->done, padnet_drained(pinst));
+	wait_var_event(&dom->done, padnet_drained(dom));
 	synchronize_rcu();
 	padnet_test_flush(pinst);
 	/* Its last run may still be past its last release. */
-	flush_work(&pinst->reorder_work);
+	flush_work(&dom->reorder_work);
 	for_each_possible_cpu(cpu) {
 		flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work);
 		flush_work(&per_cpu_ptr(pinst->squeue, cpu)->work);
@@ -410,8 +469,70 @@ static void padata_drain(struct padata_instance *pinst)
 }
 
 /**
- * padata_free - stop an instance, wait for its objects, and free it
+ * padata_alloc_domain - add an ordering domain to an instance
  * @pinst: the instance.
+ *
+ * Objects submitted to the new domain with padata_do_parallel_domain() are
+ * serialised in their own submission order, independently of every other
+ * domain of @pinst, and of padata_do_parallel()'s objects. The domain
+ * shares the instance's CPUs, workqueue, start/stop state and in-flight
+ * limit: it may have as many objects in flight as the limit, next to the
+ * other domains' objects.
+ *
+ * Context: process context; may sleep.
+ * Return: the new domain, or NULL when out of memory.
+ */
+struct padata_domain *padata_alloc_domain(struct padata_instance *pinst)
+{
+	struct padata_domain *dom;
+	int id;
+
+	dom = kzalloc(sizeof(*dom), GFP_KERNEL);
+	if (!dom)
+		return NULL;
+	id = ida_alloc_range(&pinst->domain_ida, 1, PADATA_MAX_DOMAINS,
+			     GFP_KERNEL);
+	if (id < 0)
+		goto err_free_dom;
+	dom->tag = (u32)id << PADATA_UNPUB_SHIFT;
+	if (padata_domain_init(pinst, dom))
+		goto err_free_id;
+	return dom;
+
+err_free_id:
+	ida_free(&pinst->domain_ida, id);
+err_free_dom:
+	kfree(dom);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(padata_alloc_domain);
+
+/**
+ * padata_free_domain - wait for a domain's objects, and free it
+ * @dom: a domain from padata_alloc_domain().
+ *
+ * The caller must have stopped submitting to @dom: no
+ * padata_do_parallel_domain() call for it may be in progress or follow.
+ * Waits until every object accepted into @dom has had its serial()
+ * return; the instance and its other domains go on meanwhile.
+ *
+ * Context: process context; sleeps. Not from parallel() or serial().
+ */
+void padata_free_domain(struct padata_domain *dom)
+{
+	struct padata_instance *pinst = dom->pinst;
+
+	padata_drain(dom);
+	ida_free(&pinst->domain_ida, dom->tag >> PADATA_UNPUB_SHIFT);
+	kvfree(dom->ring);
+	kfree(dom);
+}
+EXPORT_SYMBOL_GPL(padata_free_domain);
+
+/**
+ * padata_free - stop an instance, wait for its objects, and free it
+ * @pinst: the instance; padata_free_domain() has freed each of its
+ *         domains.
  *
  * Waits until every accepted object's serial() has returned, so it must
  * not be called from parallel() or serial() of the same instance, and
@@ -421,16 +542,19 @@ static void padata_drain(struct padata_instance *pinst)
  */
 void padata_free(struct padata_instance *pinst)
 {
+	/* Their objects would use the queues freed here. */
+	WARN_ON(!ida_is_empty(&pinst->domain_ida));
 	padata_stop(pinst);
 	/* Hotplug still reroutes the queues of objects in flight meanwhile. */
-	padata_drain(pinst);
+	padata_drain(&pinst->dom0);
 	padnet_debugfs_remove(pinst);
 	padnet_hotplug_remove(pinst);
 	padnet_cpus_destroy(pinst);
+	ida_destroy(&pinst->domain_ida);
 	mutex_destroy(&pinst->lock);
 	padata_percpu_free(pinst);
 	padnet_test_free(pinst);
-	kvfree(pinst->ring);
+	kvfree(pinst->dom0.ring);
 	kfree(pinst);
 }
 EXPORT_SYMBOL_GPL(padata_free);

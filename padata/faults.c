@@ -8,9 +8,10 @@
  * (internal.h) that are always false, so the walk compiles as if there
  * were no faults.
  *
- * Called by the token holder only, so the fault's fields need no atomics:
- * the token hand-off orders one holder's writes before the next holder's
- * reads.
+ * Faults act on the walks of domain 0, the instance's own, only. They are
+ * called by its token holder, so the fault's fields need no atomics: the
+ * token hand-off orders one holder's writes before the next holder's
+ * reads. Token holders of other domains run at the same time.
  */
 
 #include <linux/workqueue.h>
@@ -52,9 +53,10 @@ bool padnet_fault_stops_walk(struct padata_instance *pinst,
 	struct padata_test_state *t = pinst->test;
 
 	if (likely(READ_ONCE(t->fault) != PADNET_FAULT_DELAY) ||
+	    padata->dom != &pinst->dom0 ||
 	    padnet_fault_due(t) != PADNET_FAULT_DELAY)
 		return false;
-	WRITE_ONCE(pinst->reorder_resume, padata);
+	WRITE_ONCE(pinst->dom0.reorder_resume, padata);
 	queue_delayed_work(pinst->wq, &t->delay_work,
 			   msecs_to_jiffies(t->delay_ms));
 	return true;
@@ -93,6 +95,8 @@ bool padnet_fault_takes(struct padata_instance *pinst,
 	struct padata_test_state *t = pinst->test;
 	struct padata_priv *held;
 
+	if (padata->dom != &pinst->dom0)
+		return false;
 	if (unlikely(t->swap_pending)) {
 		t->swap_pending = false;
 		padnet_test_point(pinst, PADNET_TP_RELEASE, padata);

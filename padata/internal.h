@@ -16,6 +16,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/idr.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -80,12 +81,58 @@ struct padata_squeue {
 	 */
 	unsigned long flags;
 	/*
-	 * serial() calls returned but not yet added to padata_instance.done,
-	 * written by the work item after each one; read only by a submitter
-	 * that finds the instance full (padata_serialised()). Its own line:
-	 * the token holder writes @list from other CPUs.
+	 * serial() calls returned but not yet added to padata_domain.done,
+	 * written by whoever holds PADATA_SQ_RUNNING after each one; read
+	 * only by a submitter that finds its domain full (padata_serialised()).
+	 * The low PADATA_UNPUB_SHIFT bits count, the others are the tag of
+	 * the domain counted: one word, so that a reader never pairs one
+	 * domain's count with another's tag. Its own line: token holders
+	 * write @list from other CPUs.
 	 */
-	unsigned int unpublished ____cacheline_aligned_in_smp;
+	u32 unpublished ____cacheline_aligned_in_smp;
+};
+
+/*
+ * padata_squeue.unpublished: its count never exceeds PADATA_DONE_BATCH
+ * (reorder.c), the tags above it number the domains of an instance.
+ */
+#define PADATA_UNPUB_SHIFT	8
+#define PADATA_UNPUB_COUNT	(BIT(PADATA_UNPUB_SHIFT) - 1)
+#define PADATA_MAX_DOMAINS	(U32_MAX >> PADATA_UNPUB_SHIFT)
+
+/*
+ * An ordering domain: one submission order, its own sequence space and
+ * reorder ring. Domains of one instance share its CPUs, queues and limit
+ * (each domain may have that many objects in flight); only objects of one
+ * domain wait for each other. Domain 0 is embedded in the instance.
+ */
+struct padata_domain {
+	/* Set at allocation, then read-only. */
+	struct padata_instance *pinst;
+	struct padata_priv **ring;	/* reorder ring, limit rounded up */
+	u32 ring_mask;
+	u32 tag;	/* in padata_squeue.unpublished: its id, shifted */
+
+	/*
+	 * The next sequence number. This is the one cache line every submit
+	 * to the domain writes: its submission order is a total order, so
+	 * something has to hand it out. One cmpxchg also enforces the
+	 * in-flight limit.
+	 */
+	atomic_t seq ____cacheline_aligned_in_smp;
+
+	/* Objects whose serial() returned, added by serial workers in batches. */
+	atomic_t done ____cacheline_aligned_in_smp;
+	bool draining;		/* padata_free(_domain)() waits on @done */
+
+	/*
+	 * A token holder that released the instance's limit of objects and
+	 * finds the next one parked too leaves it in its slot, holding the
+	 * token, for this work item, which continues the walk from
+	 * @reorder_resume.
+	 */
+	struct work_struct reorder_work;
+	struct padata_priv *reorder_resume;
 };
 
 #ifdef PADNET_TEST_HOOKS
@@ -117,27 +164,11 @@ struct padata_instance {
 	struct padata_pqueue __percpu *pqueue;
 	struct padata_squeue __percpu *squeue;
 	struct padata_stats __percpu *stats;
-	struct padata_priv **ring;	/* reorder ring, limit rounded up */
-	u32 ring_mask;
 
-	/*
-	 * The next sequence number. This is the one cache line every submit
-	 * writes: submission order is a total order, so something global
-	 * has to hand it out. One cmpxchg also enforces the in-flight limit.
-	 */
-	atomic_t seq ____cacheline_aligned_in_smp;
-
-	/* Objects whose serial() returned, added by serial workers in batches. */
-	atomic_t done ____cacheline_aligned_in_smp;
-	bool draining;		/* padata_free() waits on @done */
-
-	/*
-	 * A token holder that released @limit objects and finds the next one
-	 * parked too leaves it in its slot, holding the token, for this work
-	 * item, which continues the walk from @reorder_resume.
-	 */
-	struct work_struct reorder_work;
-	struct padata_priv *reorder_resume;
+	/* The domain of padata_do_parallel(), tag 0. */
+	struct padata_domain dom0;
+	/* Tags of the other domains; has its own lock. */
+	struct ida domain_ida;
 
 	/* Configuration, all guarded by @lock. */
 	struct mutex lock;
@@ -157,17 +188,17 @@ struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
 					      struct workqueue_struct *wq,
 					      unsigned int limit);
 
-static inline bool padnet_drained(struct padata_instance *pinst)
+static inline bool padnet_drained(struct padata_domain *dom)
 {
-	return atomic_read_acquire(&pinst->done) == atomic_read(&pinst->seq);
+	return atomic_read_acquire(&dom->done) == atomic_read(&dom->seq);
 }
 
 /* reorder.c */
 void padnet_serial_worker(struct work_struct *work);
 void padnet_serial_catch_up(struct padata_instance *pinst);
 void padnet_reorder_worker(struct work_struct *work);
-void padnet_reorder_resume(struct padata_instance *pinst);
-void padnet_reorder_init(struct padata_instance *pinst, u32 seq);
+void padnet_reorder_resume(struct padata_domain *dom);
+void padnet_reorder_init(struct padata_domain *dom, u32 seq);
 
 /* cpumask.c; padnet_cpus_init() also registers for hotplug */
 int padnet_cpus_init(struct padata_instance *pinst,

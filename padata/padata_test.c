@@ -2,7 +2,8 @@
 /*
  * KUnit suites for padata.ko. "padata" is the contract: return codes,
  * every completion context, sequence wrap, order across mask changes,
- * lifetime, several instances, backpressure, debugfs counters, the three
+ * lifetime, several instances, several ordering domains of one instance,
+ * backpressure, debugfs counters, the three
  * rules the core once broke (walk bound, -EBUSY only at the limit, CPU
  * offline refusing only its own instances), deterministic races through
  * the core's test hooks, and negative controls that break the core on
@@ -138,6 +139,9 @@ struct pt_ctx {
 	struct kunit *test;
 	struct workqueue_struct *wq;
 	struct padata_instance *pinst;
+	/* A domain of @parent's instance, if not NULL: submissions go there. */
+	struct padata_domain *dom;
+	struct pt_ctx *parent;
 	struct pt_obj *objs;
 	u32 nr;
 	struct pt_percpu *pcpu;		/* nr_cpu_ids entries */
@@ -187,8 +191,9 @@ struct pt_ctx {
 	int extra_ret[64];
 };
 
+/* A domain's context is in a later slot than its instance's. */
 struct pt_priv {
-	struct pt_ctx *ctx[2];
+	struct pt_ctx *ctx[3];
 };
 
 static struct pt_obj *pt_obj(struct padata_priv *padata)
@@ -366,6 +371,9 @@ static int pt_do_parallel(struct pt_ctx *ctx, struct pt_obj *obj, int cb_cpu)
 {
 	/* Before the call: serial() may run before it returns. */
 	obj->want_cb = cb_cpu;
+	if (ctx->dom)
+		return padata_do_parallel_domain(ctx->dom, &obj->padata,
+						 cb_cpu);
 	return padata_do_parallel(ctx->pinst, &obj->padata, cb_cpu);
 }
 
@@ -460,10 +468,15 @@ static void pt_ctx_destroy(struct pt_ctx *ctx)
 		pt_wait_all(ctx);
 	}
 	if (ctx->stalled) {
+		/* Its instance waits for the missing objects too. */
+		if (ctx->parent)
+			ctx->parent->stalled = true;
 		pt_abandon(ctx);
 		return;
 	}
-	if (ctx->pinst)
+	if (ctx->dom)
+		padata_free_domain(ctx->dom);
+	else if (ctx->pinst)
 		padata_free(ctx->pinst);
 	ctx->pinst = NULL;
 	if (ctx->nest_pinst)
@@ -486,10 +499,9 @@ static void pt_ctx_destroy(struct pt_ctx *ctx)
 	kfree(ctx);
 }
 
-/* Creates a started instance on @mask (all online CPUs if NULL). */
-static struct pt_ctx *pt_ctx_create(struct kunit *test, int slot,
-				    const struct cpumask *mask, u32 nr,
-				    unsigned int limit)
+/* A context with @nr objects, for an instance on @mask. */
+static struct pt_ctx *pt_ctx_new(struct kunit *test, int slot,
+				 const struct cpumask *mask, u32 nr)
 {
 	struct pt_priv *priv = test->priv;
 	struct pt_ctx *ctx;
@@ -532,12 +544,34 @@ static struct pt_ctx *pt_ctx_create(struct kunit *test, int slot,
 		ctx->objs[i].padata.parallel = pt_parallel;
 		ctx->objs[i].padata.serial = pt_serial;
 	}
+	return ctx;
+}
+
+/* Creates a started instance on @mask (all online CPUs if NULL). */
+static struct pt_ctx *pt_ctx_create(struct kunit *test, int slot,
+				    const struct cpumask *mask, u32 nr,
+				    unsigned int limit)
+{
+	struct pt_ctx *ctx = pt_ctx_new(test, slot, mask, nr);
 
 	ctx->wq = alloc_workqueue("padata_test", WQ_MEM_RECLAIM, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->wq);
 	ctx->pinst = padnet_alloc_limit(ctx->par_mask, ctx->wq, limit);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->pinst);
 	padata_start(ctx->pinst);
+	return ctx;
+}
+
+/* Creates a new ordering domain of @parent's instance, in a later slot. */
+static struct pt_ctx *pt_domain_create(struct kunit *test, int slot,
+				       struct pt_ctx *parent, u32 nr)
+{
+	struct pt_ctx *ctx = pt_ctx_new(test, slot, parent->par_mask, nr);
+
+	ctx->parent = parent;
+	ctx->dom = padata_alloc_domain(parent->pinst);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->dom);
+	ctx->pinst = parent->pinst;
 	return ctx;
 }
 
@@ -553,7 +587,8 @@ static void pt_exit(struct kunit *test)
 	struct pt_priv *priv = test->priv;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(priv->ctx); i++) {
+	/* Domains first: padata_free() wants them freed. */
+	for (i = ARRAY_SIZE(priv->ctx) - 1; i >= 0; i--) {
 		if (priv->ctx[i])
 			pt_ctx_destroy(priv->ctx[i]);
 		priv->ctx[i] = NULL;
@@ -1466,7 +1501,7 @@ static void padata_test_mask_change_under_load(struct kunit *test)
 
 static void pt_reuse_obj(struct pt_obj *obj, u32 sub_idx)
 {
-	obj->padata.pinst = NULL;
+	obj->padata.dom = NULL;
 	atomic_set(&obj->parallel_calls, 0);
 	atomic_set(&obj->serial_calls, 0);
 	obj->mode = PT_INLINE;
@@ -1731,6 +1766,193 @@ static void padata_test_two_instances(struct kunit *test)
 	pt_unpark(a, true);
 	pt_wait_all(a);
 	pt_verify(a, a->nr);
+}
+
+/*
+ * Completes the objects parked in @n contexts, newest first, one of each
+ * context in turn.
+ */
+static void pt_unpark_turns(struct pt_ctx **ctx, int n)
+{
+	struct llist_node *batch[ARRAY_SIZE(((struct pt_priv *)0)->ctx)];
+	struct pt_obj *obj;
+	bool more;
+	int i;
+
+	for (i = 0; i < n; i++)
+		batch[i] = llist_del_all(&ctx[i]->park_list);
+	do {
+		more = false;
+		for (i = 0; i < n; i++) {
+			if (!batch[i])
+				continue;
+			obj = llist_entry(batch[i], struct pt_obj, defer);
+			/* Before: serial() may reuse the object. */
+			batch[i] = batch[i]->next;
+			padata_do_serial(&obj->padata);
+			more = true;
+		}
+	} while (more);
+}
+
+/* Submits object @i of each of @n contexts in turn, @i from @from to @to. */
+static void pt_submit_turns(struct pt_ctx **ctx, int n, u32 from, u32 to,
+			    u8 mode, const int *cb)
+{
+	u32 i;
+	int d;
+
+	for (i = from; i < to; i++)
+		for (d = 0; d < n; d++)
+			pt_submit_range(ctx[d], i, i + 1, mode, cb[(i + d) % 2]);
+}
+
+/*
+ * Three ordering domains of one instance, its own and two more, limit 64:
+ * objects submitted to them in turn, half before a mask change and half
+ * after, parked, then completed newest first, the domains in turn. Each
+ * domain is serialised in its own order, and each has its own limit: each
+ * takes exactly 64, then returns -EBUSY, whatever the others hold. Serial
+ * batches mix the domains, and each domain must be credited its own
+ * completions: drained, each takes 64 again.
+ */
+static void padata_test_domains_interleaved(struct kunit *test)
+{
+	const u32 limit = 64, nr = 2 * limit + 1;
+	int cb[2] = { cpumask_first(cpu_online_mask),
+		      cpumask_last(cpu_online_mask) };
+	struct padata_priv before;
+	struct pt_ctx *ctx[3];
+	cpumask_var_t mask;
+	struct pt_obj *obj;
+	int d;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	ctx[0] = pt_ctx_create(test, 0, NULL, nr, limit);
+	ctx[1] = pt_domain_create(test, 1, ctx[0], nr);
+	ctx[2] = pt_domain_create(test, 2, ctx[0], nr);
+	for (d = 0; d < ARRAY_SIZE(ctx); d++)
+		ctx[d]->check_par_cpu = false;
+
+	pt_submit_turns(ctx, ARRAY_SIZE(ctx), 0, limit / 2, PT_PARK, cb);
+	cpumask_set_cpu(cb[0], mask);
+	cpumask_set_cpu(cb[1], mask);
+	KUNIT_EXPECT_EQ(test, padata_set_cpumask(ctx[0]->pinst, mask), 0);
+	free_cpumask_var(mask);
+	pt_submit_turns(ctx, ARRAY_SIZE(ctx), limit / 2, limit, PT_PARK, cb);
+	for (d = 0; d < ARRAY_SIZE(ctx); d++) {
+		obj = &ctx[d]->objs[nr - 1];
+		before = obj->padata;
+		KUNIT_EXPECT_EQ_MSG(test, pt_do_parallel(ctx[d], obj, cb[0]),
+				    -EBUSY, "domain %d past its limit", d);
+		pt_expect_untouched(test, obj, &before);
+		pt_wait_parked(ctx[d], limit);
+	}
+	pt_unpark_turns(ctx, ARRAY_SIZE(ctx));
+	for (d = 0; d < ARRAY_SIZE(ctx); d++) {
+		pt_wait_all(ctx[d]);
+		pt_verify(ctx[d], limit);
+	}
+	/* A serial() returned is counted just after: let the workers end. */
+	flush_workqueue(ctx[0]->wq);
+	pt_submit_turns(ctx, ARRAY_SIZE(ctx), limit, 2 * limit, PT_INLINE, cb);
+	for (d = 0; d < ARRAY_SIZE(ctx); d++) {
+		pt_wait_all(ctx[d]);
+		pt_verify(ctx[d], 2 * limit);
+	}
+}
+
+/*
+ * A domain whose first object is held (parallel() returned, no
+ * padata_do_serial() yet) holds up neither the instance's own domain nor
+ * another one, though all share the CPUs, the callback CPU of the held
+ * object and the serial queues: both run 3000 objects in every completion
+ * context to the end while the held domain serialises nothing. Then the
+ * held object completes and its domain follows, in order.
+ */
+static void padata_test_domain_stalled(struct kunit *test)
+{
+	int cb = cpumask_first(cpu_online_mask);
+	struct pt_ctx *own, *held, *other;
+
+	own = pt_ctx_create(test, 0, NULL, 3000, 1000);
+	held = pt_domain_create(test, 1, own, 200);
+	other = pt_domain_create(test, 2, own, 3000);
+
+	pt_submit_range(held, 0, 1, PT_HOLD, cb);
+	pt_submit_range(held, 1, held->nr, PT_INLINE, cb);
+	own->modes = PT_ASYNC_MODES;
+	other->modes = PT_ASYNC_MODES;
+	pt_run_submitters(own, 2, NULL);
+	pt_run_submitters(other, 2, NULL);
+	if (!pt_wait_all(own) || !pt_wait_all(other))
+		return;
+	pt_verify(own, own->nr);
+	pt_verify(other, other->nr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&held->serialized), 0);
+
+	pt_finish(&held->objs[0]);
+	pt_wait_all(held);
+	pt_verify(held, held->nr);
+}
+
+/*
+ * CPU hotplug of one domain's callback CPU. A domain serialises on the
+ * victim, the instance's own domain on another CPU; both have objects
+ * parked when the victim goes offline. The own domain takes new objects
+ * and completes in full meanwhile, held up neither by the other domain
+ * nor by the hotplug; then the domain's objects complete newest first and
+ * are serialised in order, elsewhere; once the victim is back, its
+ * serial() runs there again.
+ */
+static void padata_test_domain_hotplug_cb_cpu(struct kunit *test)
+{
+	const u32 parked = 100, more = 20;
+	int victim = cpumask_last(cpu_online_mask);
+	int other = cpumask_first(cpu_online_mask);
+	u32 i, elsewhere = 0, home = 0;
+	struct pt_ctx *own, *dom;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || victim == other || victim == 0)
+		kunit_skip(test, "needs CONFIG_HOTPLUG_CPU and two online CPUs");
+	own = pt_ctx_create(test, 0, NULL, parked + more, 1000);
+	dom = pt_domain_create(test, 1, own, parked + more);
+	own->check_par_cpu = false;
+	dom->check_par_cpu = false;
+	dom->check_cb_cpu = false;
+	for (i = 0; i < parked; i++) {
+		pt_submit_range(dom, i, i + 1, PT_PARK, victim);
+		pt_submit_range(own, i, i + 1, PT_PARK, other);
+	}
+	pt_wait_parked(dom, parked);
+	pt_wait_parked(own, parked);
+
+	/* No assertion until the CPU is back: it must not stay offline. */
+	ret = remove_cpu(victim);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	pt_submit_range(own, parked, parked + more, PT_INLINE, other);
+	pt_unpark(own, true);
+	pt_wait_all(own);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dom->serialized), 0);
+	pt_unpark(dom, true);
+	pt_wait_all(dom);
+	for (i = 0; i < parked; i++)
+		elsewhere += dom->objs[i].ran_cpu != victim;
+	if (!ret)
+		KUNIT_ASSERT_EQ(test, add_cpu(victim), 0);
+	KUNIT_EXPECT_EQ_MSG(test, elsewhere, parked,
+			    "serial() ran on the offline CPU");
+	pt_verify(own, parked + more);
+	pt_verify(dom, parked);
+
+	pt_submit_range(dom, parked, parked + more, PT_INLINE, victim);
+	pt_wait_all(dom);
+	for (i = parked; i < parked + more; i++)
+		home += dom->objs[i].ran_cpu == victim;
+	KUNIT_EXPECT_EQ_MSG(test, home, more,
+			    "serial() did not return to the CPU once online");
+	pt_verify(dom, parked + more);
 }
 
 /* One instance's serial() submits into another: no deadlock, no loss. */
@@ -2852,6 +3074,9 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_softirq_submitters),
 	KUNIT_CASE(padata_test_chain),
 	KUNIT_CASE(padata_test_two_instances),
+	KUNIT_CASE(padata_test_domains_interleaved),
+	KUNIT_CASE(padata_test_domain_stalled),
+	KUNIT_CASE(padata_test_domain_hotplug_cb_cpu),
 	KUNIT_CASE(padata_test_nested),
 	KUNIT_CASE(padata_test_free_after_last_serial),
 	KUNIT_CASE(padata_test_free_in_flight),

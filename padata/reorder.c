@@ -15,6 +15,12 @@
  *
  * The in-flight limit is at most the ring size, so a slot is reused only
  * after the object that had it has been released and serialised.
+ *
+ * Each ordering domain has its own ring, token and sequence space; the
+ * serial queues are the instance's, shared by its domains. Token holders
+ * of several domains may add to one serial queue at once: each adds its
+ * own domain's objects in order, and a batch is serialised in the order
+ * they were added, so each domain's order holds there too.
  */
 
 #include <linux/atomic.h>
@@ -25,25 +31,26 @@
 #include "internal.h"
 
 /*
- * The serial worker adds to the shared completion count every this many
- * objects, not per object; a submitter that finds the instance full
+ * The serial worker adds to a domain's shared completion count every this
+ * many objects, not per object; a submitter that finds the domain full
  * counts the rest exactly (padata_serialised()).
  */
 #define PADATA_DONE_BATCH 32
+static_assert(PADATA_DONE_BATCH <= PADATA_UNPUB_COUNT);
 
 /*
- * Caller: padnet_alloc_limit() or the preset test hook, with nothing in
- * flight and no padata code running on behalf of the instance.
+ * Caller: the domain's allocation or the preset test hook, with nothing
+ * in flight and no padata code running on behalf of the domain.
  */
-void padnet_reorder_init(struct padata_instance *pinst, u32 seq)
+void padnet_reorder_init(struct padata_domain *dom, u32 seq)
 {
-	u32 due = atomic_read(&pinst->seq);	/* drained: the token is here */
+	u32 due = atomic_read(&dom->seq);	/* drained: the token is here */
 
-	WRITE_ONCE(pinst->ring[due & pinst->ring_mask], NULL);
-	atomic_set(&pinst->seq, seq);
-	atomic_set(&pinst->done, seq);
+	WRITE_ONCE(dom->ring[due & dom->ring_mask], NULL);
+	atomic_set(&dom->seq, seq);
+	atomic_set(&dom->done, seq);
 	/* Orders the ring and counters before later submissions. */
-	smp_store_release(&pinst->ring[seq & pinst->ring_mask], PADATA_DUE);
+	smp_store_release(&dom->ring[seq & dom->ring_mask], PADATA_DUE);
 }
 
 static void padata_serial_run(struct padata_squeue *sq, bool in_worker);
@@ -68,8 +75,9 @@ static bool padata_serial_in_place_ok(struct padata_squeue *sq)
 }
 
 /*
- * Hands an in-order object to its callback CPU's serial queue. The queue
- * has one producer at a time, the token holder, so it stays in order.
+ * Hands an in-order object to its callback CPU's serial queue. Each
+ * domain has one producer at a time there, its token holder, so the
+ * queue holds each domain's objects in order.
  */
 static void padata_release(struct padata_instance *pinst,
 			   struct padata_priv *padata)
@@ -124,19 +132,20 @@ static void padata_note_depth(struct padata_instance *pinst, u32 depth)
  * object is parked then too, it stays in its slot, the token with it,
  * and the work item continues from there on this CPU.
  */
-static void padata_reorder(struct padata_instance *pinst,
+static void padata_reorder(struct padata_domain *dom,
 			   struct padata_priv *padata)
 {
-	struct padata_priv **ring = pinst->ring;
-	u32 mask = pinst->ring_mask;
+	struct padata_instance *pinst = dom->pinst;
+	struct padata_priv **ring = dom->ring;
+	u32 mask = dom->ring_mask;
 	u32 first = padata->seq_nr, next = first;
 
 	padnet_test_point(pinst, PADNET_TP_WALK, padata);
 	do {
 		if (next - first == pinst->limit) {
 			/* Ordered before the work runs: queue_work(). */
-			WRITE_ONCE(pinst->reorder_resume, padata);
-			queue_work(pinst->wq, &pinst->reorder_work);
+			WRITE_ONCE(dom->reorder_resume, padata);
+			queue_work(pinst->wq, &dom->reorder_work);
 			break;
 		}
 		/* Test builds: a fault may stop here and resume later. */
@@ -163,20 +172,20 @@ static void padata_reorder(struct padata_instance *pinst,
 }
 
 /*
- * Continues a walk that stopped with the token at pinst->reorder_resume.
+ * Continues a walk that stopped with the token at dom->reorder_resume.
  * Not preemptible, for the same reason as padata_do_serial(); the RCU read
- * section keeps @pinst alive as there, see padata_drain().
+ * section keeps @dom alive as there, see padata_drain().
  */
-void padnet_reorder_resume(struct padata_instance *pinst)
+void padnet_reorder_resume(struct padata_domain *dom)
 {
 	rcu_read_lock_sched();
-	padata_reorder(pinst, READ_ONCE(pinst->reorder_resume));
+	padata_reorder(dom, READ_ONCE(dom->reorder_resume));
 	rcu_read_unlock_sched();
 }
 
 void padnet_reorder_worker(struct work_struct *work)
 {
-	padnet_reorder_resume(container_of(work, struct padata_instance,
+	padnet_reorder_resume(container_of(work, struct padata_domain,
 					   reorder_work));
 }
 
@@ -186,9 +195,10 @@ void padnet_reorder_worker(struct work_struct *work)
  *          has been called; each object is reported exactly once.
  *
  * serial() is then called on the object's callback CPU once every object
- * accepted before it has been reported too. If @padata is the next object
- * due, the caller releases it and the objects parked behind it, at most
- * the instance's in-flight limit of them; a work item releases the rest.
+ * accepted into its domain before it has been reported too. If @padata is
+ * the next object due, the caller releases it and the objects parked
+ * behind it, at most the instance's in-flight limit of them; a work item
+ * releases the rest.
  * Called from parallel() on the CPU a released object's serial queue runs
  * on, it may call that serial() itself before returning: parallel() must
  * not hold a lock serial() takes around this call.
@@ -198,19 +208,19 @@ void padnet_reorder_worker(struct work_struct *work)
  */
 void padata_do_serial(struct padata_priv *padata)
 {
-	struct padata_instance *pinst = padata->pinst;
+	struct padata_domain *dom = padata->dom;
 	u32 seq = padata->seq_nr;
 	struct padata_priv *prev;
 
 	/*
-	 * Keeps @pinst alive after @padata is released, see padata_drain().
+	 * Keeps @dom alive after @padata is released, see padata_drain().
 	 * Not preemptible: a preempted token holder would stall every
 	 * completion behind it.
 	 */
 	rcu_read_lock_sched();
-	prev = xchg(&pinst->ring[seq & pinst->ring_mask], padata);
+	prev = xchg(&dom->ring[seq & dom->ring_mask], padata);
 	if (prev == PADATA_DUE)
-		padata_reorder(pinst, padata);
+		padata_reorder(dom, padata);
 	else if (WARN_ON_ONCE(prev))
 		pr_err("padata: seq %u collides with seq %u\n",
 		       seq, prev->seq_nr);
@@ -218,11 +228,10 @@ void padata_do_serial(struct padata_priv *padata)
 }
 EXPORT_SYMBOL_GPL(padata_do_serial);
 
-static void padata_serial_done(struct padata_squeue *sq, unsigned int cnt)
+static void padata_serial_done(struct padata_squeue *sq,
+			       struct padata_domain *dom, unsigned int cnt)
 {
-	struct padata_instance *pinst = sq->pinst;
-
-	this_cpu_add(pinst->stats->completed, cnt);
+	this_cpu_add(sq->pinst->stats->completed, cnt);
 	/*
 	 * Zeroed before @done grows, so that padata_serialised(), which reads
 	 * @done first, never counts these objects twice.
@@ -232,9 +241,9 @@ static void padata_serial_done(struct padata_squeue *sq, unsigned int cnt)
 	 * Fully ordered: serial() has returned before @done counts it, and
 	 * @draining is read after, pairing with smp_mb() in padata_drain().
 	 */
-	atomic_add_return(cnt, &pinst->done);
-	if (READ_ONCE(pinst->draining))
-		wake_up_var(&pinst->done);
+	atomic_add_return(cnt, &dom->done);
+	if (READ_ONCE(dom->draining))
+		wake_up_var(&dom->done);
 }
 
 /*
@@ -243,15 +252,27 @@ static void padata_serial_done(struct padata_squeue *sq, unsigned int cnt)
  * a batch is taken only after the previous one finished, so they never
  * swap. serial() may free the object. Only the work item may reschedule
  * between objects; a token holder runs with preemption off.
+ *
+ * Objects are counted to their own domain: a run of one domain's objects
+ * is published to it before the next domain's are counted.
  */
 static void padata_serial_run(struct padata_squeue *sq, bool in_worker)
 {
+	struct padata_domain *dom = NULL;
 	struct padata_priv *padata, *next;
 	struct llist_node *batch;
 	unsigned int cnt = 0;
+	u32 tag = 0;
 
 	batch = llist_reverse_order(llist_del_all(&sq->list));
 	llist_for_each_entry_safe(padata, next, batch, node) {
+		if (padata->dom != dom) {
+			if (cnt)
+				padata_serial_done(sq, dom, cnt);
+			cnt = 0;
+			dom = padata->dom;
+			tag = dom->tag;
+		}
 		local_bh_disable();
 		padata->serial(padata);
 		local_bh_enable();
@@ -259,16 +280,16 @@ static void padata_serial_run(struct padata_squeue *sq, bool in_worker)
 		 * Release: a submitter that counts this object (acquire) is
 		 * ordered after serial() and after the walk freed its slot.
 		 */
-		smp_store_release(&sq->unpublished, ++cnt);
+		smp_store_release(&sq->unpublished, tag | ++cnt);
 		if (cnt == PADATA_DONE_BATCH) {
-			padata_serial_done(sq, cnt);
+			padata_serial_done(sq, dom, cnt);
 			cnt = 0;
 		}
 		if (in_worker)
 			cond_resched();
 	}
 	if (cnt)
-		padata_serial_done(sq, cnt);
+		padata_serial_done(sq, dom, cnt);
 	clear_bit_unlock(PADATA_SQ_RUNNING, &sq->flags);
 	/*
 	 * A releaser that found the bit held queued the work item, and that

@@ -17,7 +17,7 @@ static void padnet_test_delay_worker(struct work_struct *work)
 						   struct padata_test_state,
 						   delay_work);
 
-	padnet_reorder_resume(t->pinst);
+	padnet_reorder_resume(&t->pinst->dom0);
 }
 
 /* An instance's test state; its hook and fault start off. */
@@ -68,7 +68,7 @@ EXPORT_SYMBOL_NS_GPL(padnet_alloc_limit, PADNET_TEST);
 
 /**
  * padnet_test_preset_seq - move an idle instance's sequence space
- * @pinst: the instance, with no object in flight.
+ * @pinst: the instance, with no object of its domain 0 in flight.
  * @seq: the sequence number the next accepted object gets.
  *
  * Test hook, e.g. to start just below the 32-bit wrap.
@@ -81,10 +81,10 @@ int padnet_test_preset_seq(struct padata_instance *pinst, u32 seq)
 	int ret = -EBUSY;
 
 	mutex_lock(&pinst->lock);
-	if (padnet_drained(pinst)) {
+	if (padnet_drained(&pinst->dom0)) {
 		/* The last token holder may still be publishing the token. */
 		synchronize_rcu();
-		padnet_reorder_init(pinst, seq);
+		padnet_reorder_init(&pinst->dom0, seq);
 		ret = 0;
 	}
 	mutex_unlock(&pinst->lock);
@@ -124,7 +124,8 @@ EXPORT_SYMBOL_NS_GPL(padnet_test_set_hook, PADNET_TEST);
  * @pinst: the instance, with no walk in progress when arming.
  * @fault: what to do to the chosen object; %PADNET_FAULT_NONE disarms and
  *         releases an object a fault still holds (out of order).
- * @nth: the chosen object is the @nth one due from now (0: the next).
+ * @nth: the chosen object is the @nth one of domain 0 due from now (0: the
+ *       next); other domains' walks meet no fault.
  * @delay_ms: for %PADNET_FAULT_DELAY, how long the walk stops.
  *
  * For negative controls: a checker of the suite must see each fault.

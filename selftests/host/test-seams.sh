@@ -21,6 +21,7 @@ rc=0
 # line MODULE.ko:STRUCT (the name in the debug information, e.g. padnet_*
 # for what padata callers write padata_*) to compare one more.
 structs="padata/padata.ko:padnet_instance padata/padata.ko:padnet_priv
+padata/padata.ko:padnet_domain
 padata/padata.ko:padata_pqueue padata/padata.ko:padata_squeue
 padata/padata.ko:padata_cpus padata/padata.ko:padata_stats
 net/padtun.ko:padtun_batch net/padtun.ko:padtun_crypt

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The padata KUnit contract suite "padata" (padata/padata_test.c): return
 # codes, completion contexts, sequence wrap, order across mask changes,
-# hotplug rules, lifetime, several instances, backpressure, the walk bound
-# and exact -EBUSY, deterministic races, negative controls, debugfs. The
-# load suite is padata-stress.sh.
+# hotplug rules, lifetime, several instances and ordering domains,
+# backpressure, the walk bound and exact -EBUSY, deterministic races,
+# negative controls, debugfs. The load suite is padata-stress.sh.
 # kernels: check sanitizer up
 # guests: 1
 # cpus: 4

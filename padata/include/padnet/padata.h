@@ -37,19 +37,24 @@
 #define padata_remove_cpu	padnet_remove_cpu
 #define padata_do_parallel	padnet_do_parallel
 #define padata_do_serial	padnet_do_serial
+#define padata_domain		padnet_domain
+#define padata_alloc_domain	padnet_alloc_domain
+#define padata_free_domain	padnet_free_domain
+#define padata_do_parallel_domain padnet_do_parallel_domain
 #endif
 
 struct padnet_instance;
+struct padnet_domain;
 struct workqueue_struct;
 
 /**
  * struct padnet_priv - one object submitted to a padata instance
  * @node: private to padata: links the object on a parallel or serial queue.
- * @pinst: private to padata: the instance that accepted the object.
- * @seq_nr: private to padata: the object's place in submission order.
+ * @dom: private to padata: the ordering domain that accepted the object.
+ * @seq_nr: private to padata: the object's place in its domain's order.
  * @cb_cpu: private to padata: the CPU serial() runs on.
  * @parallel: called once on a CPU of the instance's mask, BHs disabled.
- * @serial: called once on @cb_cpu, BHs disabled, in submission order.
+ * @serial: called once on @cb_cpu, BHs disabled, in its domain's order.
  *
  * Embed this in the caller's own structure and zero it before first use.
  * padata only writes the private fields when it accepts the object, so a
@@ -57,7 +62,7 @@ struct workqueue_struct;
  */
 struct padnet_priv {
 	struct llist_node node;
-	struct padnet_instance *pinst;
+	struct padnet_domain *dom;
 	u32 seq_nr;
 	int cb_cpu;
 	void (*parallel)(struct padnet_priv *padata);
@@ -75,5 +80,9 @@ int padnet_remove_cpu(struct padnet_instance *pinst, int cpu);
 int padnet_do_parallel(struct padnet_instance *pinst,
 		       struct padnet_priv *padata, int cb_cpu);
 void padnet_do_serial(struct padnet_priv *padata);
+struct padnet_domain *padnet_alloc_domain(struct padnet_instance *pinst);
+void padnet_free_domain(struct padnet_domain *dom);
+int padnet_do_parallel_domain(struct padnet_domain *dom,
+			      struct padnet_priv *padata, int cb_cpu);
 
 #endif /* _PADNET_PADATA_H */
