@@ -16,7 +16,7 @@
 #   lossy: with netem on both underlays (30% loss, 20% duplicates, delay
 #       and reordering), both links re-created: a ping still gets through
 #       within 30 s.
-# kernels: check
+# kernels: check sanitizer
 # guests: 2
 # cpus: 2
 # mem: 1024

@@ -10,7 +10,7 @@
 # Negative control: with every handshake nonce zero (the fixed_random
 # knob), a re-created receiver makes the captured session again, and the
 # replay must be delivered: freshness comes from the nonces alone.
-# kernels: check
+# kernels: check sanitizer
 # guests: 2
 # cpus: 2
 # mem: 1024
