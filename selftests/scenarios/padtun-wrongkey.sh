@@ -34,6 +34,9 @@ padtun_add
 ok $? "ip link add padtun0 (each side its own key)"
 # Keep IPv6 autoconfiguration out of the count.
 echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6
+# Both sockets open before either end sends its first init: every init
+# then reaches the other link.
+sync_with_peer links-added
 padtun_up
 ok $? "padtun0 up"
 sync_with_peer links-up
