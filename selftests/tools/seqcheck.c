@@ -3,7 +3,7 @@
  * seqcheck - UDP sequence checker for the padnet test scenarios.
  *
  *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]
- *                 [--flows N]
+ *                 [--flows N] [--gso N]
  *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]
  *                 [--flows N] [--dt N] [--bt N] [--history N] [--json]
  *   seqcheck metrics [--first N] [--dt N] [--bt N] [--history N] [--wrap32]
@@ -20,7 +20,9 @@
  * datagram n goes to flow n % N as that flow's number n / N. With --sizes, each
  * datagram's size is a pseudo-random function of its sequence number
  * between MIN and MAX (seq_size()), and a receiver given the same range
- * also counts a datagram of any other length as corrupt.
+ * also counts a datagram of any other length as corrupt. With --gso N, the
+ * sender hands the kernel N datagrams at a time in one UDP GSO send
+ * (UDP_SEGMENT), so that a device under test sees one large packet.
  *
  * The receiver prints
  *
@@ -51,6 +53,7 @@
 #include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <arpa/inet.h>
 #include <poll.h>
 #include <signal.h>
@@ -77,6 +80,7 @@
 #define SEQ_RCVBUF	(16 << 20)
 #define SEQ_MAX_FLOWS	1024
 #define SEQ_FLOW_SHIFT	32		/* flow in the field's high half */
+#define SEQ_MAX_GSO	64		/* Linux 6.1's UDP_MAX_SEGMENTS */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -429,7 +433,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]\n"
-		"                     [--flows N]\n"
+		"                     [--flows N] [--gso N]\n"
 		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]\n"
 		"                     [--flows N] [--dt N] [--bt N] [--history N] [--json]\n"
 		"       seqcheck metrics [--first N] [--dt N] [--bt N] [--history N]\n"
@@ -445,6 +449,8 @@ static void usage(FILE *f)
 		"PPS paces the sender (default: as fast as possible).\n"
 		"--flows N (1..%d, default 1): datagram n goes to flow n %% N as its\n"
 		"number n / N; give recv the sender's N. recv reports each flow.\n"
+		"--gso N (1..%d, not with --sizes): send N datagrams at a time, in\n"
+		"one UDP GSO send (UDP_SEGMENT); N * SIZE at most %d.\n"
 		"SEC is how long recv waits for a datagram before giving up\n"
 		"(default %d; the clock restarts at every datagram).\n"
 		"--max-loss N: lost datagrams still accepted (default 0).\n"
@@ -459,7 +465,7 @@ static void usage(FILE *f)
 		"and lost <= --max-loss; send: all sent; metrics: report printed),\n"
 		"1 fail, 2 usage or system error. See seqcheck(1).\n",
 		SEQ_MIN_SIZE, SEQ_MAX_SIZE, SEQ_DEF_SIZE, SEQ_MAX_FLOWS,
-		SEQ_DEF_TIMEOUT, RM_DEF_DT, RM_DEF_BT, RM_DEF_HISTORY);
+		SEQ_MAX_GSO, SEQ_MAX_SIZE, SEQ_DEF_TIMEOUT, RM_DEF_DT, RM_DEF_BT, RM_DEF_HISTORY);
 }
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
@@ -629,6 +635,7 @@ static int cmd_send(int argc, char **argv)
 	socklen_t sslen;
 	struct timespec start;
 	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0, field;
+	uint64_t gso = 1, n;
 	size_t size_min = 0, size_max = 0;
 	uint32_t nflows = 1;
 	uint16_t port;
@@ -648,6 +655,10 @@ static int cmd_send(int argc, char **argv)
 			if (++i == argc ||
 			    parse_sizes(argv[i], &size_min, &size_max))
 				return 2;
+		} else if (strcmp(argv[i], "--gso") == 0) {
+			if (++i == argc ||
+			    parse_u64(argv[i], 1, SEQ_MAX_GSO, &gso, "gso"))
+				return 2;
 		} else if (npos < 4 && strncmp(argv[i], "--", 2) != 0) {
 			pos[npos++] = argv[i];
 		} else {
@@ -655,7 +666,7 @@ static int cmd_send(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (npos < 3 || (npos > 3 && size_max)) {
+	if (npos < 3 || (npos > 3 && size_max) || (gso > 1 && size_max)) {
 		usage(stderr);
 		return 2;
 	}
@@ -664,15 +675,26 @@ static int cmd_send(int argc, char **argv)
 	    (npos > 3 && parse_u64(pos[3], SEQ_MIN_SIZE, SEQ_MAX_SIZE, &size,
 				   "size")))
 		return 2;
+	if (gso * size > SEQ_MAX_SIZE) {
+		fprintf(stderr, "seqcheck: --gso %" PRIu64 " of %" PRIu64
+			" bytes is more than %d\n", gso, size, SEQ_MAX_SIZE);
+		return 2;
+	}
 
 	fd = socket(ss.ss_family, SOCK_DGRAM, 0);
 	if (fd < 0) {
 		perror("seqcheck: socket");
 		return 2;
 	}
+	if (gso > 1 && setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ size },
+				  sizeof(int))) {
+		perror("seqcheck: UDP_SEGMENT");
+		close(fd);
+		return 2;
+	}
 	if (size_max)
 		size = size_max;
-	buf = malloc(size);
+	buf = malloc(size * gso);
 	if (!buf) {
 		perror("seqcheck: malloc");
 		close(fd);
@@ -680,17 +702,20 @@ static int cmd_send(int argc, char **argv)
 	}
 	catch_signals();
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (seq = 0; seq < count && !stop; seq++) {
+	for (seq = 0; seq < count && !stop; seq += n) {
 		if (rate)
 			pace_until(&start, seq, rate, &stop);
-		field = seq_field(seq, nflows);
-		if (size_max)
-			size = seq_size(field, size_min, size_max);
-		seq_build(buf, size, field);
+		n = count - seq < gso ? count - seq : gso;
+		for (uint64_t i = 0; i < n; i++) {
+			field = seq_field(seq + i, nflows);
+			if (size_max)
+				size = seq_size(field, size_min, size_max);
+			seq_build(buf + i * size, size, field);
+		}
 		for (;;) {
-			if (sendto(fd, buf, size, 0, (struct sockaddr *)&ss,
-				   sslen) == (ssize_t)size) {
-				sent++;
+			if (sendto(fd, buf, n * size, 0, (struct sockaddr *)&ss,
+				   sslen) == (ssize_t)(n * size)) {
+				sent += n;
 				break;
 			}
 			if (errno == ENOBUFS || errno == EAGAIN ||
