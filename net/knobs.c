@@ -18,6 +18,9 @@
  *			negative control)
  *   vmfork		writing 1 acts as the VM-fork notification (a
  *			restored snapshot) that no test VM can raise
+ *   split_reversed	submit the batches a GSO packet is split into last
+ *			first (split.c): exists only to show that the
+ *			sequence checkers catch a split that breaks order
  * Module-wide rather than per device: names would clash across namespaces.
  *
  * What a knob needs per object it holds (a work item) it allocates on the
@@ -52,6 +55,7 @@ static u32 padtun_unauth_max;
 static u32 padtun_rekey_ms;
 static bool padtun_fixed_random;
 static BLOCKING_NOTIFIER_HEAD(padtun_vmfork_chain);
+static bool padtun_split_reversed;
 
 /* A padata object or an AEAD request a knob holds in a work item. */
 struct padtun_knob_work {
@@ -98,6 +102,8 @@ int padtun_knobs_init(void)
 			    &padtun_fixed_random);
 	debugfs_create_file("vmfork", 0200, padtun_debugfs, NULL,
 			    &padtun_knob_vmfork_fops);
+	debugfs_create_bool("split_reversed", 0600, padtun_debugfs,
+			    &padtun_split_reversed);
 	return 0;
 }
 
@@ -242,4 +248,9 @@ int padtun_knob_vmfork_register(struct notifier_block *nb)
 void padtun_knob_vmfork_unregister(struct notifier_block *nb)
 {
 	blocking_notifier_chain_unregister(&padtun_vmfork_chain, nb);
+}
+
+bool padtun_knob_split_reversed(void)
+{
+	return READ_ONCE(padtun_split_reversed);
 }

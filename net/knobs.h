@@ -28,6 +28,7 @@ unsigned long padtun_knob_rekey_after(unsigned long after);
 void padtun_knob_fixed_random(u8 *random, size_t len);
 int padtun_knob_vmfork_register(struct notifier_block *nb);
 void padtun_knob_vmfork_unregister(struct notifier_block *nb);
+bool padtun_knob_split_reversed(void);
 #else
 static inline int padtun_knobs_init(void) { return 0; }
 static inline void padtun_knobs_exit(void) { }
@@ -63,6 +64,7 @@ static inline int padtun_knob_vmfork_register(struct notifier_block *nb)
 }
 
 static inline void padtun_knob_vmfork_unregister(struct notifier_block *nb) { }
+static inline bool padtun_knob_split_reversed(void) { return false; }
 #endif
 
 #endif /* _PADTUN_KNOBS_H */

@@ -5,6 +5,7 @@
  * run the serial stage.
  */
 
+#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -18,6 +19,22 @@
  * default (512 packets) even when every batch is one packet.
  */
 #define PADTUN_POOL_SIZE	512
+
+/* A smaller batch does not feed the cost per byte: its fixed cost (the
+ * work item, the skbs, an ACK's few bytes) would pass for a cost per byte
+ * many times the transform's. A GSO packet of six segments is above, and
+ * so is a piece of a split one (split.c).
+ */
+#define PADTUN_COST_SAMPLE_MIN	(8 * 1024)
+
+/* A batch below the average weighs 1/2^1 in it, one above 1/2^4. Time a
+ * vCPU was preempted by the host, or took an interrupt, only ever adds to
+ * a sample, so the low ones are the truer; and coming up from 0 slowly, a
+ * new link splits nothing on its first, cold, batches. A cost that really
+ * rises is followed within some 16 batches.
+ */
+#define PADTUN_COST_DOWN	1
+#define PADTUN_COST_UP		4
 
 /* padata runs parallel() from this queue with queue_work_on(), so it must
  * be a per-CPU one; the resubmit work and the receive keys' derivation and
@@ -46,7 +63,13 @@ void padtun_queueing_exit(void)
 	destroy_workqueue(padtun_wq);
 }
 
-static void padtun_batch_free(struct padtun_batch *batch)
+/**
+ * padtun_batch_free - return a batch to its queue's pool
+ * @batch: one padtun_queue_submit() was not given, or serial() is done with
+ *
+ * Packets still on it are dropped uncounted (ops->unrun is told).
+ */
+void padtun_batch_free(struct padtun_batch *batch)
 {
 	const struct padtun_queue_ops *ops = batch->queue->ops;
 	struct sk_buff *skb;
@@ -114,6 +137,47 @@ static void padtun_queue_serial(struct padata_priv *padata)
 	padtun_queue_complete(q, count);
 }
 
+/* parallel(), first: if @batch is large enough to tell the cost per byte
+ * apart from its fixed cost, start measuring it.
+ */
+static void padtun_queue_measure_start(struct padtun_queue *q,
+				       struct padtun_batch *batch)
+{
+	unsigned int bytes = 0;
+	struct sk_buff *skb;
+
+	batch->cost_bytes = 0;
+	if (!q->ops->measure_cost)
+		return;
+	skb_queue_walk(&batch->skbs, skb)
+		bytes += skb->len;
+	if (bytes < PADTUN_COST_SAMPLE_MIN)
+		return;
+	batch->cost_bytes = bytes;
+	batch->started = ktime_get_ns();
+}
+
+/* The end of the parallel stage: what it cost per byte goes into the
+ * queue's moving average. The time includes an asynchronous AEAD's wait.
+ */
+static void padtun_queue_measure_end(struct padtun_queue *q,
+				     struct padtun_batch *batch)
+{
+	unsigned int cost, sample;
+	u64 ns;
+
+	if (!batch->cost_bytes)
+		return;
+	ns = ktime_get_ns() - batch->started;
+	sample = min_t(u64, div_u64(ns * 1000, batch->cost_bytes), U32_MAX);
+	cost = READ_ONCE(q->cost_ps);
+	if (sample < cost)
+		cost -= (cost - sample) >> PADTUN_COST_DOWN;
+	else
+		cost += (sample - cost) >> PADTUN_COST_UP;
+	WRITE_ONCE(q->cost_ps, cost);
+}
+
 /* The end of the parallel stage, sync or async: every packet's outcome is
  * in its PADTUN_CB()->err. Runs with BHs disabled.
  */
@@ -128,6 +192,7 @@ static void padtun_batch_parallel_done(struct padtun_batch *batch)
 		padtun_crypt_wipe(&batch->crypt, q->req_size);
 	if (q->ops->parallel_done)
 		q->ops->parallel_done(batch);
+	padtun_queue_measure_end(q, batch);
 	if (padtun_knob_unordered())
 		padtun_batch_finish(batch);
 	if (padtun_knob_defer_serial(&batch->padata))
@@ -184,6 +249,7 @@ static void padtun_queue_parallel(struct padata_priv *padata)
 
 	padtun_knob_delay();
 	padtun_stat_inc(q->pt, q->ops->stat_parallel);
+	padtun_queue_measure_start(q, batch);
 	if (q->ops->prepare)
 		q->ops->prepare(batch);
 	batch->cur = skb_peek(&batch->skbs);
@@ -437,6 +503,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 	q->pt = pt;
 	q->ops = ops;
 	q->req_size = req_size;
+	q->cost_ps = 0;
 	atomic_set(&q->inflight, 0);
 	init_waitqueue_head(&q->idle);
 	spin_lock_init(&q->lock);

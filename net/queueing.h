@@ -61,6 +61,9 @@ struct padtun_batch {
 	struct padtun_session *sess;
 	u64 seq;			/* tx: the first of @count numbers */
 	u64 session;			/* the name in the header */
+	/* parallel(): what the batch's stage costs, for the queue's cost_ps */
+	u64 started;			/* ktime_get_ns() */
+	unsigned int cost_bytes;	/* its bytes; 0: not measured */
 	unsigned int count;		/* packets: what inflight counts */
 	unsigned int held;		/* of them, kept counted by finish() */
 	struct padtun_crypt crypt;	/* last: its request follows it */
@@ -100,6 +103,8 @@ struct padtun_queue_ops {
 	 * it.
 	 */
 	void (*release)(struct padtun_batch *batch);
+	/* Keep the queue's cost_ps: the direction splits by it (split.c). */
+	bool measure_cost;
 
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;
@@ -139,6 +144,13 @@ struct padtun_queue {
 	bool paused;			/* changelink or teardown: hold back */
 	struct delayed_work resubmit;
 
+	/* The parallel stage's cost per byte in picoseconds, a moving
+	 * average over its batches of PADTUN_COST_SAMPLE_MIN bytes or more,
+	 * from 0 (queueing.c): written by every parallel CPU without a lock
+	 * (a lost update only delays it), read by the submitter.
+	 */
+	unsigned int cost_ps;
+
 	/* Batches serial() is done with, for the next ones: after the first
 	 * few hundred, a direction allocates nothing. Its own locks.
 	 */
@@ -166,7 +178,13 @@ padtun_queue_backlog_max(const struct padtun_queue *q)
 	return READ_ONCE(q->backlog_max);
 }
 
+static inline unsigned int padtun_queue_cost_ps(const struct padtun_queue *q)
+{
+	return READ_ONCE(q->cost_ps);
+}
+
 struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q);
+void padtun_batch_free(struct padtun_batch *batch);
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch);
 void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat);
 void padtun_queue_complete(struct padtun_queue *q, unsigned int count);

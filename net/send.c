@@ -20,6 +20,7 @@
 #include "send.h"
 #include "session.h"
 #include "socket.h"
+#include "split.h"
 #include "stats.h"
 #include "transform.h"
 
@@ -153,7 +154,7 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	batch->session = s->tx_id;
 	batch->seq = s->tx_seq;
 	s->tx_seq += count;
-	padtun_queue_submit(&pt->tx, batch);
+	padtun_tx_submit(pt, batch);
 	goto out;
 
 drop:
@@ -179,14 +180,18 @@ static netdev_features_t padtun_tx_segment_features(struct padtun_dev *pt)
 
 /* parallel(), first: cut a GSO packet into segments, here rather than in
  * ndo_start_xmit so that the copy and checksum of every byte spread over
- * the parallel CPUs; number them.
+ * the parallel CPUs; number them. A piece of a split packet (split.c)
+ * comes segmented and numbered.
  */
 static void padtun_tx_segment(struct padtun_batch *batch)
 {
 	struct padtun_dev *pt = batch->queue->pt;
-	struct sk_buff *skb = __skb_dequeue(&batch->skbs), *segs, *next;
+	struct sk_buff *skb, *segs, *next;
 	unsigned int n = 0;
 
+	if (skb_queue_len(&batch->skbs) > 1)
+		return;
+	skb = __skb_dequeue(&batch->skbs);
 	if (skb_is_gso(skb)) {
 		segs = skb_gso_segment(skb, padtun_tx_segment_features(pt));
 		if (IS_ERR(segs)) {
@@ -297,6 +302,7 @@ const struct padtun_queue_ops padtun_tx_ops = {
 	.finish		= padtun_tx_finish,
 	.drained	= padtun_tx_maybe_wake,
 	.release	= padtun_tx_release,
+	.measure_cost	= true,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_TX_BUSY,
 	.stat_dropped	= PADTUN_STAT_TX_DROPPED,

@@ -51,6 +51,15 @@ struct padtun_session *padtun_session_create(struct padtun_dev *pt,
 					     const struct padtun_hs_nonces *n,
 					     bool initiated);
 void padtun_session_put(struct padtun_session *s);
+
+/* Another reference, for a holder of one. */
+static inline struct padtun_session *
+padtun_session_hold(struct padtun_session *s)
+{
+	refcount_inc(&s->refs);
+	return s;
+}
+
 void padtun_sessions_init(struct padtun_sessions *ss);
 void padtun_sessions_add(struct padtun_dev *pt, struct padtun_session *s);
 void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s);

@@ -16,6 +16,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_TX_SENT]		= "tx_sent",
 	[PADTUN_STAT_TX_BYTES]		= "tx_sent_bytes",
 	[PADTUN_STAT_TX_GSO]		= "tx_gso",
+	[PADTUN_STAT_TX_SPLIT]		= "tx_split",
 	[PADTUN_STAT_TX_DROPPED]	= "tx_dropped",
 	[PADTUN_STAT_TX_ERRORS]		= "tx_errors",
 	[PADTUN_STAT_RX_SUBMITTED]	= "rx_submitted",

@@ -15,6 +15,7 @@ enum padtun_stat {
 	PADTUN_STAT_TX_SENT,		/* handed to the UDP tunnel */
 	PADTUN_STAT_TX_BYTES,		/* inner bytes of the sent packets */
 	PADTUN_STAT_TX_GSO,		/* UDP GSO skbs sent: several of tx_sent each */
+	PADTUN_STAT_TX_SPLIT,		/* GSO packets cut into several batches */
 	PADTUN_STAT_TX_DROPPED,		/* not an IP packet, no memory, stopped */
 	PADTUN_STAT_TX_ERRORS,		/* encryption or route failed */
 	PADTUN_STAT_RX_SUBMITTED,
