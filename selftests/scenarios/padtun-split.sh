@@ -7,11 +7,11 @@
 # (seqcheck, RFC 4737: 0 reordered; rx_reordered_on_wire 0). With none,
 # whose measured cost per byte is small, at most NONE_SPLIT_MAX of the 100
 # packets are split: the cost is wall time, and a host that takes the
-# vCPU away for several batches in a row raises it for a while (3 of 100
-# in one of ten runs). Negative control (test builds: the split_reversed
-# knob submits the pieces last first): the same stream must be reported
-# reordered, by seqcheck and RFC 4737 alike, and a must count the late
-# datagrams.
+# vCPU away for several batches in a row raises it for a while (1 and 3
+# of 100 in two of eleven runs). Negative control (test builds: the
+# split_reversed knob submits the pieces last first): the same stream must
+# be reported reordered, by seqcheck and RFC 4737 alike, and a must count
+# the late datagrams.
 # kernels: check distro
 # guests: 2
 # cpus: 2
