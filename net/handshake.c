@@ -22,9 +22,8 @@
  * restart, a re-created link or a snapshot (whose sessions are dropped on
  * the VM-fork notification) is ever accepted again.
  *
- * An init is sent when the device comes up without a session, when the
- * peer's init was refused as stale (its clock went back, or it is a
- * replay: our own init settles which), and before the session gets old
+ * An init is sent when the device comes up without a session, and before
+ * the session gets old
  * (PADTUN_REKEY_AFTER, IKE's usual child SA lifetime; by the end that
  * initiated it, the other one a grace period later). Data of a session we
  * do not hold starts nothing: anyone can send it, and the peer that lost
@@ -66,10 +65,6 @@
 #define PADTUN_HS_TICK		HZ
 #define PADTUN_REKEY_AFTER	(3600 * HZ)
 #define PADTUN_REKEY_GRACE	(60 * HZ)
-
-enum {
-	PADTUN_HS_WANTED,		/* a kick: make a new session */
-};
 
 /* Every link, for the VM-fork notification. */
 static LIST_HEAD(padtun_hs_links);
@@ -221,13 +216,12 @@ static bool padtun_hs_take_init(struct padtun_dev *pt,
 	memcpy(n.ni, msg->random, sizeof(n.ni));
 	if (!padtun_hs_mac_ok(pt, msg, &n))
 		return false;
-	if (timestamp <= hs->peer_timestamp) {
-		/* Replayed, or the peer's clock went back: our own init
-		 * settles which, without trusting this one.
-		 */
-		set_bit(PADTUN_HS_WANTED, &hs->kicks);
+	/* Replayed, or the peer's clock went back: nothing is made of it
+	 * (answering a replay would replace a session being made). A peer
+	 * whose clock went back waits for our next rekey.
+	 */
+	if (timestamp <= hs->peer_timestamp)
 		return false;
-	}
 	if (hs->initiating && padtun_hs_we_win(pt))
 		return true;
 	hs->initiating = false;
@@ -301,17 +295,13 @@ static void padtun_hs_take(struct padtun_dev *pt, struct sk_buff *skb)
 				    pt->dev->name, msg->type);
 }
 
-/* Whether a new session is wanted: none yet, kicked, or ours is getting
- * old.
- */
-static bool padtun_hs_wanted(struct padtun_dev *pt, bool kicked)
+/* Whether a new session is wanted: none yet, or ours is getting old. */
+static bool padtun_hs_wanted(struct padtun_dev *pt)
 {
 	unsigned long after = padtun_knob_rekey_after(PADTUN_REKEY_AFTER);
 	struct padtun_session *s;
 	bool wanted;
 
-	if (kicked)
-		return true;
 	rcu_read_lock();
 	s = rcu_dereference(pt->sessions.tx);
 	wanted = !s || time_after_eq(jiffies, s->made + after +
@@ -324,16 +314,15 @@ static bool padtun_hs_wanted(struct padtun_dev *pt, bool kicked)
 static unsigned long padtun_hs_tick(struct padtun_dev *pt)
 {
 	struct padtun_handshake *hs = &pt->hs;
-	bool kicked = test_and_clear_bit(PADTUN_HS_WANTED, &hs->kicks);
 
 	if (!netif_running(pt->dev))
 		return 0;
 	if (hs->initiating) {
 		if (time_after_eq(jiffies, hs->next_try))
 			padtun_hs_send_init(pt);
-	} else if (padtun_hs_wanted(pt, kicked) && padtun_hs_looped(pt)) {
+	} else if (padtun_hs_wanted(pt) && padtun_hs_looped(pt)) {
 		padtun_hs_make_alone(pt);
-	} else if (padtun_hs_wanted(pt, kicked) &&
+	} else if (padtun_hs_wanted(pt) &&
 		   time_after_eq(jiffies, hs->last_init + PADTUN_HS_RETRY)) {
 		hs->tries = 0;
 		padtun_hs_send_init(pt);

@@ -23,7 +23,6 @@ struct padtun_handshake {
 	struct sk_buff_head inbox;
 	unsigned long limit_start;	/* jiffies: this second's start */
 	unsigned int limit_count;	/* messages taken in it */
-	unsigned long kicks;		/* PADTUN_HS_WANTED, atomically */
 
 	struct delayed_work work;	/* on padtun_wq */
 	struct list_head link;		/* on the module's list: vmfork */

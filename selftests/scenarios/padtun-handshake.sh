@@ -11,8 +11,7 @@
 #   flood: b replays a captured init and response to a as fast as it can
 #       (an on-path attacker without the key): a looks at no more than its
 #       rate limit allows (20 a second), counts the rest as limited, and
-#       b's stream to a meanwhile arrives complete and in order (a's
-#       refusals of the stale init make it rekey, at most once a second);
+#       b's stream to a meanwhile arrives complete and in order;
 #   lossy: with netem on both underlays (30% loss, 20% duplicates, delay
 #       and reordering), both links re-created: a ping still gets through
 #       within 30 s.
@@ -114,7 +113,6 @@ if [ "$ROLE" = a ]; then
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", b - a + 1 }')
 	sent=$(hear_peer)
 	echo "# flood: b sent $sent, a looked at $seen in about $secs s, limited $limited, taken $(stat hs_taken), refused $(stat hs_refused), sessions $(stat sessions_made)"
-	# seen + limited: the flood, and the rekeys' own messages.
 	[ "$seen" -le $((20 * (secs + 1))) ] && [ $((seen + limited)) -ge "$sent" ]
 	ok $? "flood: a looked at $seen messages (at most 20 a second over $secs s), the other $limited of the $sent replayed counted as limited"
 else

@@ -682,6 +682,26 @@ static int send_jumbo(struct hostile *h, const struct frame *tmpl)
 	return 0;
 }
 
+/* The classes stand on data datagrams: leave out the handshake messages
+ * a capture may hold (an init repeated while the peer's link was not up
+ * yet). -1 if no data datagram is left going out, or, when @in is
+ * wanted, coming in.
+ */
+static int keep_data(struct capture *c, int in)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->n_out; i++)
+		if (payload(c->out[i].data)[1] == PT_TYPE_DATA)
+			c->out[n++] = c->out[i];
+	c->n_out = n;
+	if (!n || (in && payload(c->in.data)[1] != PT_TYPE_DATA)) {
+		fprintf(stderr, "replayinject: no data datagram in each direction\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* Build and send one datagram of class @c. */
 static int send_hostile(struct hostile *h, enum hostile_class c)
 {
@@ -846,7 +866,8 @@ static int cmd_hostile(int argc, char **argv)
 		if (use[c])
 			order[n++] = c;
 	if (count < 1 || capture_read(&h.cur, argv[1]) ||
-	    capture_read(&h.old, argv[2]))
+	    capture_read(&h.old, argv[2]) || keep_data(&h.cur, 1) ||
+	    keep_data(&h.old, 0))
 		return 2;
 	turn_around(h.cur.in.data);
 	h.fd = open_packet(ifname, &h.ifindex);
