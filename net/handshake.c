@@ -267,7 +267,7 @@ static bool padtun_hs_take_confirm(struct padtun_dev *pt,
 
 	ok = s && !s->initiated && padtun_hs_mac_ok(pt, msg, &s->nonces);
 	if (ok)
-		padtun_sessions_promote(pt, s);
+		padtun_sessions_confirmed(pt, s);
 	padtun_session_put(s);
 	return ok;
 }
@@ -299,13 +299,14 @@ static void padtun_hs_take(struct padtun_dev *pt, struct sk_buff *skb)
 static bool padtun_hs_wanted(struct padtun_dev *pt)
 {
 	unsigned long after = padtun_knob_rekey_after(PADTUN_REKEY_AFTER);
+	unsigned long grace = padtun_knob_rekey_after(PADTUN_REKEY_GRACE);
 	struct padtun_session *s;
 	bool wanted;
 
 	rcu_read_lock();
 	s = rcu_dereference(pt->sessions.tx);
 	wanted = !s || time_after_eq(jiffies, s->made + after +
-				     (s->initiated ? 0 : PADTUN_REKEY_GRACE));
+				     (s->initiated ? 0 : grace));
 	rcu_read_unlock();
 	return wanted;
 }

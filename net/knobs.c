@@ -12,7 +12,9 @@
  *			instead of PADTUN_RX_UNAUTH_MAX: a test VM's sender
  *			cannot outrun the receiver's AEAD up to 16 MiB
  *   rekey_ms		if not 0, a session is rekeyed after N ms instead
- *			of PADTUN_REKEY_AFTER: rekeys under load in seconds
+ *			of PADTUN_REKEY_AFTER, or 2N ms if the peer
+ *			initiated it: rekeys under load in seconds, all
+ *			initiated by the end that has the knob on
  *   fixed_random	every handshake nonce is zero: sessions repeat across
  *			restarts, so the replay tests must fail (their
  *			negative control)

@@ -4,14 +4,21 @@
  * both directions' keys and names. A link points at up to three:
  *
  *  - tx: what we send under. The initiator sends under a session as soon
- *    as the response proves the peer holds it; the responder only once
- *    the peer is seen using it (its confirm, or its data authenticated);
+ *    as the response proves the peer holds it; the responder once the
+ *    peer says it sends under it too (its confirm, or its data
+ *    authenticated);
  *  - cur: the session the replay window follows, the newest one whose
  *    data authenticated;
  *  - next: the newest session made, none of whose data was seen yet.
  *
- * A received datagram is checked, before any crypto, against cur and next
- * by the name in its header; a datagram of any other session is refused
+ * Only data moves cur: the confirm overtakes the initiator's datagrams
+ * still in its pipeline, numbered under the old session, which must
+ * still find it here. And tx is accepted as well as cur and next: a
+ * newer init may replace next before the peer's first datagram of a
+ * session we already send under arrives.
+ *
+ * A received datagram is checked, before any crypto, against cur, next
+ * and tx by the name in its header; a datagram of any other session is refused
  * (rx_unknown_session), so an end never spends crypto on data of a
  * session it did not help make, and a datagram of ours sent back is told
  * apart by our sending name (rx_own_session). Keys are made in process
@@ -158,6 +165,23 @@ void padtun_sessions_add(struct padtun_dev *pt, struct padtun_session *s)
 	padtun_session_put(old_tx);
 }
 
+/* Caller holds ss->lock. Send under @s if it is newer than what we send
+ * under; *@old_tx gets what tx held. True: tx held nothing (the queue
+ * waits for padtun_sessions_tx_started()).
+ */
+static bool padtun_sessions_move_tx(struct padtun_sessions *ss,
+				    struct padtun_session *s,
+				    struct padtun_session **old_tx)
+{
+	struct padtun_session *tx;
+
+	tx = rcu_dereference_protected(ss->tx, lockdep_is_held(&ss->lock));
+	if (tx && tx->gen >= s->gen)
+		return false;
+	*old_tx = padtun_sessions_swap(ss, &ss->tx, s);
+	return !tx;
+}
+
 /* Nothing to promote: @s is the window's, and we send under it or under
  * a newer one (the initiator of a rekey, until the peer uses it too).
  */
@@ -179,19 +203,19 @@ static bool padtun_sessions_settled(struct padtun_sessions *ss,
 /**
  * padtun_sessions_promote - the peer is seen using a session
  * @pt: the device
- * @s: the session of an authenticated datagram, or of a confirm
+ * @s: the session of an authenticated datagram
  *
  * A newer session than the window's becomes cur (the replay window
  * restarts on it: replay.c), and what we send under, if that is older.
  *
- * Context: BHs disabled (serial()), or process (the handshake work).
+ * Context: BHs disabled (serial()).
  */
 void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
 {
 	struct padtun_sessions *ss = &pt->sessions;
 	struct padtun_session *old_cur = NULL, *old_next = NULL, *old_tx = NULL;
-	struct padtun_session *cur, *tx;
-	bool started = false;
+	struct padtun_session *cur;
+	bool started;
 
 	if (likely(padtun_sessions_settled(ss, s)))
 		return;
@@ -203,16 +227,36 @@ void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
 		if (rcu_access_pointer(ss->next) == s)
 			old_next = padtun_sessions_swap(ss, &ss->next, NULL);
 	}
-	tx = rcu_dereference_protected(ss->tx, lockdep_is_held(&ss->lock));
-	if (!tx || tx->gen < s->gen) {
-		old_tx = padtun_sessions_swap(ss, &ss->tx, s);
-		started = !tx;
-	}
+	started = padtun_sessions_move_tx(ss, s, &old_tx);
 	spin_unlock_bh(&ss->lock);
 	if (started)
 		padtun_sessions_tx_started(pt);
 	padtun_session_put(old_cur);
 	padtun_session_put(old_next);
+	padtun_session_put(old_tx);
+}
+
+/**
+ * padtun_sessions_confirmed - the peer says it sends under a session
+ * @pt: the device
+ * @s: the session its confirm names
+ *
+ * We send under it too, if it is newer than ours. The window stays on
+ * cur until the peer's data of @s authenticates (padtun_sessions_promote()).
+ *
+ * Context: process (the handshake work).
+ */
+void padtun_sessions_confirmed(struct padtun_dev *pt, struct padtun_session *s)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *old_tx = NULL;
+	bool started;
+
+	spin_lock_bh(&ss->lock);
+	started = padtun_sessions_move_tx(ss, s, &old_tx);
+	spin_unlock_bh(&ss->lock);
+	if (started)
+		padtun_sessions_tx_started(pt);
 	padtun_session_put(old_tx);
 }
 
@@ -282,6 +326,26 @@ struct padtun_session *padtun_sessions_next_get(struct padtun_dev *pt)
 	return s;
 }
 
+/* The session a datagram names among those we accept data of, or NULL.
+ * Caller is in an RCU read-side section.
+ */
+static struct padtun_session *padtun_rx_session_find(struct padtun_dev *pt,
+						     u64 id)
+{
+	struct padtun_sessions *ss = &pt->sessions;
+	struct padtun_session *s = rcu_dereference(ss->cur);
+
+	if (likely(s && s->rx_id == id))
+		return s;
+	s = rcu_dereference(ss->next);
+	if (s && s->rx_id == id)
+		return s;
+	s = rcu_dereference(ss->tx);
+	if (s && s->rx_id == id)
+		return s;
+	return NULL;
+}
+
 /**
  * padtun_rx_session_held - whether a datagram names a session we hold
  * @pt: the device
@@ -291,10 +355,7 @@ struct padtun_session *padtun_sessions_next_get(struct padtun_dev *pt)
  */
 bool padtun_rx_session_held(struct padtun_dev *pt, u64 id)
 {
-	struct padtun_session *cur = rcu_dereference(pt->sessions.cur);
-	struct padtun_session *next = rcu_dereference(pt->sessions.next);
-
-	return (cur && cur->rx_id == id) || (next && next->rx_id == id);
+	return padtun_rx_session_find(pt, id);
 }
 
 /**
@@ -316,14 +377,9 @@ bool padtun_rx_own_session(struct padtun_dev *pt, u64 id)
 static struct padtun_session *padtun_rx_session_get(struct padtun_dev *pt,
 						    u64 id)
 {
-	struct padtun_session *s = rcu_dereference(pt->sessions.cur);
+	struct padtun_session *s = padtun_rx_session_find(pt, id);
 
-	if (likely(s && s->rx_id == id && padtun_session_get(s)))
-		return s;
-	s = rcu_dereference(pt->sessions.next);
-	if (s && s->rx_id == id && padtun_session_get(s))
-		return s;
-	return NULL;
+	return padtun_session_get(s) ? s : NULL;
 }
 
 /**

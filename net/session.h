@@ -39,7 +39,7 @@ struct padtun_sessions {
 	/* Read under RCU by the datapath; written under @lock. */
 	struct padtun_session __rcu *tx;	/* what we send under */
 	struct padtun_session __rcu *cur;	/* the replay window's */
-	struct padtun_session __rcu *next;	/* made, not seen in use yet */
+	struct padtun_session __rcu *next;	/* made, no data of it seen yet */
 	/* Guards the writers and @gen. Taken in serial() (BHs off) and in
 	 * the handshake work.
 	 */
@@ -63,6 +63,8 @@ padtun_session_hold(struct padtun_session *s)
 void padtun_sessions_init(struct padtun_sessions *ss);
 void padtun_sessions_add(struct padtun_dev *pt, struct padtun_session *s);
 void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s);
+void padtun_sessions_confirmed(struct padtun_dev *pt,
+			       struct padtun_session *s);
 void padtun_sessions_forget(struct padtun_dev *pt);
 struct padtun_session *padtun_sessions_tx_get(struct padtun_dev *pt);
 bool padtun_sessions_have_tx(struct padtun_dev *pt);

@@ -2,9 +2,12 @@
 # Sessions made by a handshake of both ends' random values (handshake.c):
 #   up: both links come up: each end made a session, and the first
 #       packets sent before it was there waited in the qdisc, none lost;
-#   rekey: with a session's life cut to 1 s (knob rekey_ms), a stream of
-#       5,000 datagrams crosses at least three rekeys, nothing lost or
-#       reordered;
+#   rekey: with a's sessions' life cut to 1 s (knob rekey_ms, on a only:
+#       a, the sender, initiates the rekeys), a stream of 5,000 datagrams
+#       crosses at least three rekeys, nothing lost or reordered; a's
+#       parallel() is slowed (delay_us_max) so that datagrams of the old
+#       session are still in its pipeline when its confirm, which does not
+#       queue behind them, reaches b;
 #   vmfork: a's VM-fork notification (knob vmfork: a restored snapshot)
 #       makes it drop its sessions and make a new one: a's stream to b,
 #       sent across it, arrives complete and in order;
@@ -57,16 +60,23 @@ ok $? "up: a session made ($made), nothing dropped while it was made"
 sync_with_peer up-done
 
 # --- rekey under load ---------------------------------------------------
-echo 1000 > $KNOBS/rekey_ms
+[ "$ROLE" = a ] && echo 1000 > $KNOBS/rekey_ms && echo 2000 > $KNOBS/delay_us_max
 before=$(stat sessions_made)
+confirms=$(stat hs_confirm_sent)
 stream_to_peer rekey "$RESULTS/rekey-seqcheck.txt" \
 	"rekey: 5000 datagrams across rekeys, in order, nothing lost" 5000
 sync_with_peer rekey-done
 echo 0 > $KNOBS/rekey_ms
+echo 0 > $KNOBS/delay_us_max
 rekeys=$(($(stat sessions_made) - before))
-echo "# rekey: $rekeys sessions made during the stream; rx_old_session $(stat rx_old_session), rx_unknown_session $(stat rx_unknown_session)"
+confirms=$(($(stat hs_confirm_sent) - confirms))
+echo "# rekey: $rekeys sessions made during the stream, $confirms confirmed by this end; rx_old_session $(stat rx_old_session), rx_unknown_session $(stat rx_unknown_session)"
 [ "$rekeys" -ge 3 ]
 ok $? "rekey: at least 3 sessions made during the stream ($rekeys)"
+if [ "$ROLE" = a ]; then
+	[ "$confirms" -ge 2 ]
+	ok $? "rekey: a, the sender, initiated at least 2 of them ($confirms)"
+fi
 
 # --- VM fork ------------------------------------------------------------
 before=$(stat sessions_made)
