@@ -4,7 +4,7 @@
  * replay scenario (selftests/scenarios/padtun-replay.sh).
  *
  *   replayinject capture IFACE PORT FILE [--timeout SEC]
- *   replayinject send IFACE FILE COUNT [--interval-ms N]
+ *   replayinject send IFACE FILE COUNT [--interval-ms N] [--seq N]
  *
  * capture listens on IFACE with a packet socket and keeps the first IPv4
  * UDP datagram to or from PORT in each direction: "out", sent by this
@@ -16,7 +16,10 @@
  * around (MAC and IP addresses and UDP ports swapped: the peer's own
  * datagram reflected back to it, apparently from us). Checksums are
  * recomputed (a captured outgoing frame may carry a partial one). Prints
- * "sent N" and exits 0 when every frame went out.
+ * "sent N" and exits 0 when every frame went out. With --seq, only "out"
+ * is sent, its sequence number (the 8 bytes at offset 12 of what follows
+ * the UDP header) set to N: under the none transform, which authenticates
+ * nothing, a datagram anyone can make.
  *
  * No key, no knowledge of the padtun format: whatever the tunnel sent.
  *
@@ -320,17 +323,35 @@ static int send_frame(int fd, int ifindex, const uint8_t *f, size_t len)
 	}
 }
 
+/* The sequence number of the padtun header after @f's UDP header. */
+static void set_seq(uint8_t *f, unsigned long long seq)
+{
+	uint8_t *hdr = f + ETH_HDR + (f[ETH_HDR] & 0xf) * 4 + 8;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		hdr[12 + i] = seq >> (56 - 8 * i);
+}
+
 static int cmd_send(int argc, char **argv)
 {
 	const char *ifname = argv[0], *file = argv[1];
 	long count = atol(argv[2]), interval_ms = 20, i, sent = 0;
+	unsigned long long seq = 0;
 	struct frame *frames[2];
+	bool set = false;
 	struct capture c;
 	struct timespec gap;
 	int fd, ifindex, k;
 
-	if (argc >= 5 && !strcmp(argv[3], "--interval-ms"))
-		interval_ms = atol(argv[4]);
+	for (k = 3; k + 1 < argc; k += 2) {
+		if (!strcmp(argv[k], "--interval-ms")) {
+			interval_ms = atol(argv[k + 1]);
+		} else if (!strcmp(argv[k], "--seq")) {
+			seq = strtoull(argv[k + 1], NULL, 0);
+			set = true;
+		}
+	}
 	if (capture_read(&c, file)) {
 		perror("replayinject: reading the capture");
 		return 2;
@@ -338,6 +359,8 @@ static int cmd_send(int argc, char **argv)
 	frames[0] = &c.out[0];
 	frames[1] = &c.in;
 	turn_around(c.in.data);
+	if (set)
+		set_seq(frames[0]->data, seq);
 	for (k = 0; k < 2; k++)
 		fix_checksums(frames[k]->data, frames[k]->len);
 
@@ -347,7 +370,8 @@ static int cmd_send(int argc, char **argv)
 	gap.tv_sec = interval_ms / 1000;
 	gap.tv_nsec = (interval_ms % 1000) * 1000000;
 	for (i = 0; i < count; i++) {
-		for (k = 1; k >= 0; k--) {	/* in (reflected), then out */
+		/* in (reflected), then out; with --seq only out */
+		for (k = set ? 0 : 1; k >= 0; k--) {
 			if (!send_frame(fd, ifindex, frames[k]->data,
 					frames[k]->len))
 				sent++;
@@ -356,7 +380,7 @@ static int cmd_send(int argc, char **argv)
 	}
 	close(fd);
 	printf("sent %ld\n", sent);
-	return sent == 2 * count ? 0 : 1;
+	return sent == (set ? 1 : 2) * count ? 0 : 1;
 }
 
 /* ---- record and play: the one-sided receive test's load ---------------- */
@@ -912,7 +936,7 @@ int main(int argc, char **argv)
 		return cmd_play(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: replayinject capture IFACE PORT FILE [--timeout SEC] [--out N]\n"
-		"       replayinject send IFACE FILE COUNT [--interval-ms N]\n"
+		"       replayinject send IFACE FILE COUNT [--interval-ms N] [--seq N]\n"
 		"       replayinject hostile IFACE FILE OLDFILE COUNT [--rate PPS]\n"
 		"                    [--seed N] [--classes NAME,...]\n"
 		"       replayinject record IFACE FILE SECONDS\n"

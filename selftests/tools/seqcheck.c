@@ -3,7 +3,7 @@
  * seqcheck - UDP sequence checker for the padnet test scenarios.
  *
  *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]
- *                 [--flows N] [--gso N]
+ *                 [--flows N] [--gso N] [--raw-csum good|bad]
  *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]
  *                 [--flows N] [--dt N] [--bt N] [--history N] [--json]
  *   seqcheck metrics [--first N] [--dt N] [--bt N] [--history N] [--wrap32]
@@ -22,7 +22,11 @@
  * between MIN and MAX (seq_size()), and a receiver given the same range
  * also counts a datagram of any other length as corrupt. With --gso N, the
  * sender hands the kernel N datagrams at a time in one UDP GSO send
- * (UDP_SEGMENT), so that a device under test sees one large packet.
+ * (UDP_SEGMENT), so that a device under test sees one large packet. With
+ * --raw-csum (IPv4), each datagram goes out of a raw socket with the UDP
+ * checksum computed here, right or deliberately wrong: a device under test
+ * sees a complete checksum (no offload), and a receiver that checks it
+ * must count the wrong ones as errors, not deliver them.
  *
  * The receiver prints
  *
@@ -433,7 +437,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]\n"
-		"                     [--flows N] [--gso N]\n"
+		"                     [--flows N] [--gso N] [--raw-csum good|bad]\n"
 		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]\n"
 		"                     [--flows N] [--dt N] [--bt N] [--history N] [--json]\n"
 		"       seqcheck metrics [--first N] [--dt N] [--bt N] [--history N]\n"
@@ -451,6 +455,8 @@ static void usage(FILE *f)
 		"number n / N; give recv the sender's N. recv reports each flow.\n"
 		"--gso N (1..%d, not with --sizes): send N datagrams at a time, in\n"
 		"one UDP GSO send (UDP_SEGMENT); N * SIZE at most %d.\n"
+		"--raw-csum good|bad (IPv4, not with --gso): send from a raw socket,\n"
+		"the UDP checksum complete and right, or wrong on purpose.\n"
 		"SEC is how long recv waits for a datagram before giving up\n"
 		"(default %d; the clock restarts at every datagram).\n"
 		"--max-loss N: lost datagrams still accepted (default 0).\n"
@@ -629,6 +635,61 @@ static uint64_t seq_field(uint64_t n, uint32_t nflows)
 
 /* ---- send --------------------------------------------------------------- */
 
+#define SEQ_RAW_SPORT	40000	/* --raw-csum: no socket of ours owns it */
+
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	for (; len > 1; p += 2, len -= 2)
+		sum += (uint32_t)p[0] << 8 | p[1];
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	return sum;
+}
+
+/* --raw-csum: the address the kernel sends from to @dst. */
+static int raw_source(const struct sockaddr_in *dst, struct sockaddr_in *src)
+{
+	socklen_t len = sizeof(*src);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = connect(fd, (const struct sockaddr *)dst, sizeof(*dst)) ||
+	      getsockname(fd, (struct sockaddr *)src, &len) ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
+/* --raw-csum: the UDP header in front of @len bytes of payload at @udp + 8,
+ * its checksum over the pseudo-header right, or wrong by a fixed bit.
+ */
+static void raw_udp_header(uint8_t *udp, size_t len,
+			   const struct sockaddr_in *src,
+			   const struct sockaddr_in *dst, bool bad)
+{
+	uint32_t sum = IPPROTO_UDP + len + 8;
+	uint16_t c;
+
+	udp[0] = SEQ_RAW_SPORT >> 8;
+	udp[1] = SEQ_RAW_SPORT & 0xff;
+	memcpy(udp + 2, &dst->sin_port, 2);
+	udp[4] = (len + 8) >> 8;
+	udp[5] = (len + 8) & 0xff;
+	udp[6] = udp[7] = 0;
+	sum = csum_add(sum, (const uint8_t *)&src->sin_addr, 4);
+	sum = csum_add(sum, (const uint8_t *)&dst->sin_addr, 4);
+	sum = csum_add(sum, udp, len + 8);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = ~sum & 0xffff;
+	if (!c)
+		c = 0xffff;
+	if (bad)
+		c ^= 0x0100;	/* never 0: that would mean "no checksum" */
+	udp[6] = c >> 8;
+	udp[7] = c & 0xff;
+}
+
 static int cmd_send(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
@@ -636,7 +697,9 @@ static int cmd_send(int argc, char **argv)
 	struct timespec start;
 	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0, field;
 	uint64_t gso = 1, n;
-	size_t size_min = 0, size_max = 0;
+	size_t size_min = 0, size_max = 0, hdr = 0;
+	struct sockaddr_in src;
+	int raw = -1;	/* --raw-csum: 0 good, 1 bad */
 	uint32_t nflows = 1;
 	uint16_t port;
 	int npos = 0, fd, ret = 0;
@@ -659,6 +722,13 @@ static int cmd_send(int argc, char **argv)
 			if (++i == argc ||
 			    parse_u64(argv[i], 1, SEQ_MAX_GSO, &gso, "gso"))
 				return 2;
+		} else if (strcmp(argv[i], "--raw-csum") == 0) {
+			if (++i == argc || (strcmp(argv[i], "good") &&
+					    strcmp(argv[i], "bad"))) {
+				usage(stderr);
+				return 2;
+			}
+			raw = strcmp(argv[i], "good") != 0;
 		} else if (npos < 4 && strncmp(argv[i], "--", 2) != 0) {
 			pos[npos++] = argv[i];
 		} else {
@@ -666,7 +736,8 @@ static int cmd_send(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (npos < 3 || (npos > 3 && size_max) || (gso > 1 && size_max)) {
+	if (npos < 3 || (npos > 3 && size_max) || (gso > 1 && size_max) ||
+	    (raw >= 0 && gso > 1)) {
 		usage(stderr);
 		return 2;
 	}
@@ -681,7 +752,17 @@ static int cmd_send(int argc, char **argv)
 		return 2;
 	}
 
-	fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+	if (raw >= 0) {
+		if (ss.ss_family != AF_INET ||
+		    raw_source((struct sockaddr_in *)&ss, &src)) {
+			fprintf(stderr, "seqcheck: --raw-csum needs a reachable IPv4 address\n");
+			return 2;
+		}
+		hdr = 8;
+		fd = socket(AF_INET, SOCK_RAW, IPPROTO_UDP);
+	} else {
+		fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+	}
 	if (fd < 0) {
 		perror("seqcheck: socket");
 		return 2;
@@ -694,7 +775,7 @@ static int cmd_send(int argc, char **argv)
 	}
 	if (size_max)
 		size = size_max;
-	buf = malloc(size * gso);
+	buf = malloc(hdr + size * gso);
 	if (!buf) {
 		perror("seqcheck: malloc");
 		close(fd);
@@ -710,11 +791,15 @@ static int cmd_send(int argc, char **argv)
 			field = seq_field(seq + i, nflows);
 			if (size_max)
 				size = seq_size(field, size_min, size_max);
-			seq_build(buf + i * size, size, field);
+			seq_build(buf + hdr + i * size, size, field);
 		}
+		if (raw >= 0)
+			raw_udp_header(buf, size, &src,
+				       (struct sockaddr_in *)&ss, raw);
 		for (;;) {
-			if (sendto(fd, buf, n * size, 0, (struct sockaddr *)&ss,
-				   sslen) == (ssize_t)(n * size)) {
+			if (sendto(fd, buf, hdr + n * size, 0,
+				   (struct sockaddr *)&ss,
+				   sslen) == (ssize_t)(hdr + n * size)) {
 				sent += n;
 				break;
 			}
