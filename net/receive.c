@@ -340,11 +340,13 @@ static unsigned int padtun_rx_inner_hlen(const struct sk_buff *skb)
 }
 
 /* What the inner packet's checksum is worth: left to us by the sender
- * (the header's hint, messages.h), vouched for by the tag, or as far as
- * the outer checksum went.
+ * (the header's hint, messages.h), or as far as the outer checksum went.
+ * A complete one is checked by the stack, also under an AEAD: the tag
+ * vouches only that these are the bytes the sender had, and a packet it
+ * forwarded carries a sum nobody checked there.
  */
-static int padtun_rx_inner_checksum(struct padtun_dev *pt, struct sk_buff *skb,
-				    unsigned int start, unsigned int offset)
+static int padtun_rx_inner_checksum(struct sk_buff *skb, unsigned int start,
+				    unsigned int offset)
 {
 	/* A checksum starts past the inner IP header (checked above), never
 	 * inside it; skb_partial_csum_set() wants the field in the linear
@@ -354,18 +356,13 @@ static int padtun_rx_inner_checksum(struct padtun_dev *pt, struct sk_buff *skb,
 		return start >= padtun_rx_inner_hlen(skb) &&
 		       pskb_may_pull(skb, start + offset + sizeof(__sum16)) &&
 		       skb_partial_csum_set(skb, start, offset) ? 0 : -EPROTO;
-	if (pt->transform.tag_len) {
-		/* The tag vouches for every byte the sender checksummed. */
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		skb->csum_level = ~0;
-	} else if (skb->ip_summed != CHECKSUM_COMPLETE) {
-		/* A driver's CHECKSUM_UNNECESSARY was for the outer UDP only.
-		 * CHECKSUM_COMPLETE (the outer check's sum, kept up to date
-		 * by the _rcsum pulls and trims) saves the inner TCP or UDP
-		 * check another pass over the data.
-		 */
+	/* A driver's CHECKSUM_UNNECESSARY was for the outer UDP only.
+	 * CHECKSUM_COMPLETE (with none: the outer check's sum, kept up to
+	 * date by the _rcsum pulls and trims) saves the inner TCP or UDP
+	 * check another pass over the data.
+	 */
+	if (skb->ip_summed != CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
-	}
 	return 0;
 }
 
@@ -392,7 +389,7 @@ static int padtun_rx_decrypted(struct padtun_batch *batch, struct sk_buff *skb,
 	err = padtun_rx_check_inner(skb);
 	if (err)
 		return err;
-	err = padtun_rx_inner_checksum(pt, skb, csum_start, csum_offset);
+	err = padtun_rx_inner_checksum(skb, csum_start, csum_offset);
 	if (err)
 		return err;
 	PADTUN_CB(skb)->len = skb->len;
