@@ -400,6 +400,10 @@ static int padtun_newlink(struct net *src_net, struct net_device *dev,
 		cfg.mtu_given = !!tb[IFLA_MTU];
 		ret = padtun_device_create(netdev_priv(dev), &cfg, extack);
 	}
+	/* A warning in the ack: iproute2 prints it, the link is made. */
+	if (!ret && !cfg.transform->alg)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "transform none seals nothing: for measurement only");
 	padtun_config_free(&cfg);
 	return ret;
 }

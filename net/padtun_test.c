@@ -99,6 +99,26 @@ static void replay_far_behind(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(r, S1, top), PADTUN_REPLAY_TOO_OLD);
 }
 
+/* none's window, pinned at the top by one made-up datagram, follows the
+ * peer back: the reset number is new, what follows it too, and it is
+ * remembered as seen.
+ */
+static void replay_reset_follows_back(struct kunit *test)
+{
+	struct padtun_replay *r = replay_new(test);
+	u64 seq;
+
+	for (seq = 0; seq < 10; seq++)
+		KUNIT_EXPECT_EQ(test, check(r, S1, seq), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, PADTUN_SEQ_MAX), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, 10), PADTUN_REPLAY_TOO_OLD);
+	padtun_replay_reset(r, S1, 10);
+	KUNIT_EXPECT_EQ(test, check(r, S1, 10), PADTUN_REPLAY_DUPLICATE);
+	KUNIT_EXPECT_EQ(test, check(r, S1, 11), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(r, S1, 9), PADTUN_REPLAY_LATE);
+	KUNIT_EXPECT_EQ(test, check(r, S1, PADTUN_SEQ_MAX), PADTUN_REPLAY_NEW);
+}
+
 /* A newer session restarts the window; an older one never comes back. */
 static void replay_session_change(struct kunit *test)
 {
@@ -387,6 +407,7 @@ static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_late_in_window),
 	KUNIT_CASE(replay_duplicates),
 	KUNIT_CASE(replay_far_behind),
+	KUNIT_CASE(replay_reset_follows_back),
 	KUNIT_CASE(replay_session_change),
 	KUNIT_CASE(replay_wrap_at_top),
 	KUNIT_CASE(keys_directions_and_sessions),

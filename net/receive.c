@@ -467,6 +467,12 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		padtun_stat_inc(pt, PADTUN_STAT_RX_REPLAYED);
 		goto drop;
 	case PADTUN_REPLAY_TOO_OLD:
+		if (!pt->transform.tag_len) {
+			padtun_replay_reset(&pt->replay, batch->sess->gen,
+					    cb->seq);
+			padtun_stat_inc(pt, PADTUN_STAT_RX_WINDOW_RESET);
+			break;
+		}
 		padtun_stat_inc(pt, PADTUN_STAT_RX_TOO_OLD);
 		goto drop;
 	case PADTUN_REPLAY_OLD_SESSION:

@@ -91,3 +91,30 @@ out:
 	return verdict;
 }
 EXPORT_SYMBOL_PADTUN_TEST(padtun_replay_check);
+
+/**
+ * padtun_replay_reset - restart the window at a sequence number left of
+ *	it, as the newest one seen
+ * @r: the window
+ * @session: the sender's session from the header
+ * @seq: the sequence number padtun_replay_check() found too old
+ *
+ * For a transform that authenticates nothing (none): there, anyone can
+ * move the window to the top of the sequence space with one datagram,
+ * and the peer's, all left of it, would be refused until the link is
+ * re-created. A window that follows the peer back costs nothing such a
+ * transform promised.
+ */
+void padtun_replay_reset(struct padtun_replay *r, u64 session, u64 seq)
+{
+	const unsigned int shift = ilog2(BITS_PER_LONG);
+	u64 counter = seq + 1;
+
+	spin_lock_bh(&r->lock);
+	padtun_replay_restart(r, session);
+	r->top = counter;
+	__set_bit(counter & (BITS_PER_LONG - 1),
+		  &r->bitmap[(counter >> shift) & (PADTUN_REPLAY_WORDS - 1)]);
+	spin_unlock_bh(&r->lock);
+}
+EXPORT_SYMBOL_PADTUN_TEST(padtun_replay_reset);

@@ -34,5 +34,6 @@ struct padtun_replay {
 void padtun_replay_init(struct padtun_replay *r);
 enum padtun_replay_verdict padtun_replay_check(struct padtun_replay *r,
 					       u64 session, u64 seq);
+void padtun_replay_reset(struct padtun_replay *r, u64 session, u64 seq);
 
 #endif /* _PADTUN_REPLAY_H */

@@ -26,6 +26,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_AUTH_FAILED]	= "rx_auth_failed",
 	[PADTUN_STAT_RX_REPLAYED]	= "rx_replayed",
 	[PADTUN_STAT_RX_TOO_OLD]	= "rx_too_old",
+	[PADTUN_STAT_RX_WINDOW_RESET]	= "rx_window_reset",
 	[PADTUN_STAT_RX_OWN_SESSION]	= "rx_own_session",
 	[PADTUN_STAT_RX_OLD_SESSION]	= "rx_old_session",
 	[PADTUN_STAT_RX_UNKNOWN_SESSION] = "rx_unknown_session",

@@ -25,6 +25,7 @@ enum padtun_stat {
 	PADTUN_STAT_RX_AUTH_FAILED,	/* tag did not verify */
 	PADTUN_STAT_RX_REPLAYED,	/* sequence number seen before */
 	PADTUN_STAT_RX_TOO_OLD,		/* sequence number left of the window */
+	PADTUN_STAT_RX_WINDOW_RESET,	/* none: the window followed one back */
 	PADTUN_STAT_RX_OWN_SESSION,	/* our own sending session: reflected */
 	PADTUN_STAT_RX_OLD_SESSION,	/* authenticated, of a session replaced */
 	PADTUN_STAT_RX_UNKNOWN_SESSION,	/* of no session we hold: earlier, made up */

@@ -271,9 +271,18 @@ static void padtun_print_opt(struct link_util *lu, FILE *f,
 	if (attr_ok(tb, IFLA_PADTUN_REMOTE_PORT, sizeof(__u16)))
 		print_uint(PRINT_ANY, "remote_port", "remoteport %u ",
 			   rta_getattr_be16(tb[IFLA_PADTUN_REMOTE_PORT]));
-	if (attr_ok(tb, IFLA_PADTUN_TRANSFORM, 1))
+	if (attr_ok(tb, IFLA_PADTUN_TRANSFORM, 1)) {
 		print_str_attr(tb[IFLA_PADTUN_TRANSFORM], "transform",
 			       "transform %s ");
+		/* The one transform that seals nothing: say what it is for. */
+		if (RTA_PAYLOAD(tb[IFLA_PADTUN_TRANSFORM]) == sizeof("none") &&
+		    !memcmp(RTA_DATA(tb[IFLA_PADTUN_TRANSFORM]), "none",
+			    sizeof("none"))) {
+			print_bool(PRINT_JSON, "measurement_only", NULL, true);
+			print_string(PRINT_FP, NULL, "%s ",
+				     "(measurement only: nothing sealed)");
+		}
+	}
 	if (attr_ok(tb, IFLA_PADTUN_CPUS, 1))
 		print_str_attr(tb[IFLA_PADTUN_CPUS], "cpus", "cpus %s ");
 	if (attr_ok(tb, IFLA_PADTUN_CB_CPU, sizeof(__u32)))
