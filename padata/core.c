@@ -338,13 +338,16 @@ static void padata_queues_init(struct padata_instance *pinst)
 
 static int padata_percpu_alloc(struct padata_instance *pinst)
 {
-	pinst->pqueue = alloc_percpu(struct padata_pqueue);
+	pinst->pqueue = alloc_percpu_gfp(struct padata_pqueue,
+					 GFP_KERNEL_ACCOUNT);
 	if (!pinst->pqueue)
 		goto err;
-	pinst->squeue = alloc_percpu(struct padata_squeue);
+	pinst->squeue = alloc_percpu_gfp(struct padata_squeue,
+					 GFP_KERNEL_ACCOUNT);
 	if (!pinst->squeue)
 		goto err_free_pqueue;
-	pinst->stats = alloc_percpu(struct padata_stats);
+	pinst->stats = alloc_percpu_gfp(struct padata_stats,
+					GFP_KERNEL_ACCOUNT);
 	if (!pinst->stats)
 		goto err_free_squeue;
 	return 0;
@@ -371,7 +374,7 @@ static int padata_domain_init(struct padata_instance *pinst,
 	dom->pinst = pinst;
 	dom->ring_mask = roundup_pow_of_two(pinst->limit) - 1;
 	dom->ring = kvcalloc(dom->ring_mask + 1, sizeof(*dom->ring),
-			     GFP_KERNEL);
+			     GFP_KERNEL_ACCOUNT);
 	if (!dom->ring)
 		return -ENOMEM;
 	INIT_WORK(&dom->reorder_work, padnet_reorder_worker);
@@ -391,7 +394,10 @@ struct padata_instance *padnet_instance_alloc(const struct cpumask *cpumask,
 
 	if (!wq || !limit || limit > PADATA_MAX_LIMIT)
 		return NULL;
-	pinst = kzalloc(sizeof(*pinst), GFP_KERNEL);
+	/* Charged to the caller's memory cgroup, as a netdev's own memory
+	 * is: an instance is per user (a tunnel, a crypto instance).
+	 */
+	pinst = kzalloc(sizeof(*pinst), GFP_KERNEL_ACCOUNT);
 	if (!pinst)
 		goto err;
 	pinst->wq = wq;
@@ -487,7 +493,7 @@ struct padata_domain *padata_alloc_domain(struct padata_instance *pinst)
 	struct padata_domain *dom;
 	int id;
 
-	dom = kzalloc(sizeof(*dom), GFP_KERNEL);
+	dom = kzalloc(sizeof(*dom), GFP_KERNEL_ACCOUNT);
 	if (!dom)
 		return NULL;
 	id = ida_alloc_range(&pinst->domain_ida, 1, PADATA_MAX_DOMAINS,

@@ -129,15 +129,16 @@ int padnet_cpus_init(struct padata_instance *pinst,
 	for (i = 0; i < ARRAY_SIZE(pinst->cpus_buf); i++) {
 		struct padata_cpus *cpus = &pinst->cpus_buf[i];
 
-		if (!zalloc_cpumask_var(&cpus->mask, GFP_KERNEL))
+		if (!zalloc_cpumask_var(&cpus->mask, GFP_KERNEL_ACCOUNT))
 			goto err;
-		cpus->cpu = kcalloc(nr_cpu_ids, sizeof(int), GFP_KERNEL);
+		cpus->cpu = kcalloc(nr_cpu_ids, sizeof(int),
+				    GFP_KERNEL_ACCOUNT);
 		if (!cpus->cpu)
 			goto err;
 	}
-	if (!zalloc_cpumask_var(&pinst->user_mask, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&pinst->user_mask, GFP_KERNEL_ACCOUNT))
 		goto err;
-	if (!zalloc_cpumask_var(&pinst->scratch, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&pinst->scratch, GFP_KERNEL_ACCOUNT))
 		goto err;
 
 	cpus_read_lock();
