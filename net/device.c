@@ -10,6 +10,7 @@
 
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
+#include <linux/memcontrol.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/ip.h>
@@ -255,6 +256,7 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 		padtun_stats_free(pt);
 		fallthrough;
 	case PADTUN_STAGE_NONE:
+		mem_cgroup_put(pt->memcg);
 		break;
 	}
 }
@@ -276,12 +278,15 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 {
 	int ret;
 
+	/* Whatever the link allocates while it lives is the creator's. */
+	pt->memcg = get_mem_cgroup_from_mm(current->mm);
 	ret = padtun_stats_init(pt);
 	if (ret)
 		return ret;
 	*reached = PADTUN_STAGE_STATS;
 	/* The UDP tunnel core counts what it sends in dev->tstats. */
-	pt->dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
+	pt->dev->tstats = __netdev_alloc_pcpu_stats(struct pcpu_sw_netstats,
+						    GFP_KERNEL_ACCOUNT);
 	if (!pt->dev->tstats)
 		return -ENOMEM;
 	*reached = PADTUN_STAGE_TSTATS;
@@ -296,12 +301,12 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 
 	/* Freeing a mask that was never allocated is a no-op. */
 	*reached = PADTUN_STAGE_CPUS;
-	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&pt->cpus, GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
 	ret = padtun_set_cpus(pt, cfg->cpus, cfg->cb_cpu, cfg->rx_cb_cpu);
 	if (ret)
 		return ret;
-	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL);
+	ret = dst_cache_init(&pt->dst_cache, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 	*reached = PADTUN_STAGE_DST_CACHE;

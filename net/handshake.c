@@ -45,9 +45,11 @@
 #include <crypto/algapi.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/memcontrol.h>
 #include <linux/notifier.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
+#include <linux/sched/mm.h>
 
 #include "handshake.h"
 #include "knobs.h"
@@ -170,8 +172,10 @@ static void padtun_hs_send_init(struct padtun_dev *pt)
 static bool padtun_hs_make(struct padtun_dev *pt,
 			   const struct padtun_hs_nonces *n, bool initiated)
 {
+	struct mem_cgroup *old_memcg = set_active_memcg(pt->memcg);
 	struct padtun_session *s = padtun_session_create(pt, n, initiated);
 
+	set_active_memcg(old_memcg);
 	if (!s)
 		return false;
 	padtun_sessions_add(pt, s);

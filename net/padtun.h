@@ -39,6 +39,10 @@ struct padtun_dev {
 	struct padtun_endpoints ep;
 	bool key_set;
 	struct padtun_transform transform;
+	/* The creator's: sessions, made in the handshake work, are charged
+	 * to it like the rest of the link. NULL without memory cgroups.
+	 */
+	struct mem_cgroup *memcg;
 
 	/* Written by changelink under RTNL while both queues are paused and
 	 * empty (the in-flight limit lives in the queues:

@@ -511,7 +511,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 	q->backlog_len = 0;
 	q->paused = false;
 	INIT_DELAYED_WORK(&q->resubmit, padtun_queue_resubmit);
-	ret = ptr_ring_init(&q->pool, PADTUN_POOL_SIZE, GFP_KERNEL);
+	ret = ptr_ring_init(&q->pool, PADTUN_POOL_SIZE, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 

@@ -91,7 +91,7 @@ struct padtun_session *padtun_session_create(struct padtun_dev *pt,
 	const struct padtun_direction in = {
 		.to = &t->rx_label, .from = &t->tx_label, .nonces = n,
 	};
-	struct padtun_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct padtun_session *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 
 	if (!s)
 		return NULL;

@@ -48,7 +48,8 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 
 int padtun_stats_init(struct padtun_dev *pt)
 {
-	pt->stats = netdev_alloc_pcpu_stats(struct padtun_pcpu_stats);
+	pt->stats = __netdev_alloc_pcpu_stats(struct padtun_pcpu_stats,
+					      GFP_KERNEL_ACCOUNT);
 	return pt->stats ? 0 : -ENOMEM;
 }
 
