@@ -26,6 +26,23 @@ padtun_up() {
 	ip addr add "$ME/24" dev padtun0 && ip link set padtun0 up
 }
 
+# capture_during FILE OUT CMD...: b's underlay keeps the first OUT padtun
+# datagrams b sends and the first one it receives (replayinject capture,
+# into FILE) while CMD runs; one TAP line for the capture. A ping first:
+# the handshake's messages are over before the capture starts.
+capture_during() {
+	_file=$1 _out=$2
+	shift 2
+	ping -c 1 -W 5 "$OTHER" > /dev/null
+	replayinject capture eth0 5555 "$_file" --timeout 30 --out "$_out" \
+		> "$RESULTS/capture.txt" 2>&1 &
+	_cap=$!
+	sleep 1
+	"$@"
+	wait $_cap
+	ok $? "captured $_out of b's datagrams and one to b ($(tail -n 1 "$RESULTS/capture.txt"))"
+}
+
 # stat NAME: one ethtool -S counter of padtun0.
 stat() {
 	ethtool -S padtun0 | sed -n "s/^ *$1: //p"

@@ -34,14 +34,13 @@ echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 && padtun_up
 ok $? "padtun0 up"
 sync_with_peer links-up
 
-if [ "$ROLE" = b ]; then
-	replayinject capture eth0 5555 $CAP --timeout 20 > "$RESULTS/capture.txt" 2>&1 &
-	cap=$!
-	sleep 1
+ping_before() {
 	ping -c 3 -W 5 "$OTHER" > /dev/null
 	ok $? "ping $OTHER before the pin"
-	wait $cap
-	ok $? "captured one of b's datagrams ($(tail -n 1 "$RESULTS/capture.txt"))"
+}
+
+if [ "$ROLE" = b ]; then
+	capture_during $CAP 1 ping_before
 	sync_with_peer captured
 	replayinject send eth0 $CAP 1 --seq $SEQ_TOP > "$RESULTS/pin.txt"
 	ok $? "sent it again with sequence number $SEQ_TOP ($(cat "$RESULTS/pin.txt"))"

@@ -72,17 +72,15 @@ link_up
 ok $? "padtun0 up"
 sync_with_peer links-up
 
+exchange() {
+	ping -c 1 -W 5 "$OTHER" > /dev/null
+	ok $? "ping $OTHER (the exchange to capture)"
+}
+
 # capture: b captures one ping exchange (after a's handshake is done).
 capture() {
 	if [ "$ROLE" = b ]; then
-		ping -c 1 -W 5 "$OTHER" > /dev/null
-		replayinject capture eth0 5555 $CAP --timeout 20 > "$RESULTS/capture.txt" 2>&1 &
-		cap=$!
-		sleep 1
-		ping -c 1 -W 5 "$OTHER" > /dev/null
-		ok $? "ping $OTHER (the exchange to capture)"
-		wait $cap
-		ok $? "captured one datagram each way ($(tail -n 1 "$RESULTS/capture.txt"))"
+		capture_during $CAP 1 exchange
 	fi
 	sync_with_peer "$1"
 }

@@ -33,14 +33,14 @@ padtun_add && echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
 ok $? "padtun0 up"
 sync_with_peer links-up
 
-if [ "$ROLE" = b ]; then
-	replayinject capture eth0 5555 $CAP --timeout 30 --out $K > "$RESULTS/capture.txt" 2>&1 &
-	cap=$!
-	sleep 1
+# send_to_capture: a ping exchange, then K datagrams of b's to a.
+send_to_capture() {
 	ping -c 2 -W 5 "$OTHER" > /dev/null
 	seqcheck send "$OTHER" 6001 $K 64 --rate 1000 > /dev/null
-	wait $cap
-	ok $? "captured $K of b's datagrams ($(tail -n 1 "$RESULTS/capture.txt"))"
+}
+
+if [ "$ROLE" = b ]; then
+	capture_during $CAP $K send_to_capture
 else
 	echo 300 > $KNOBS/delay_us_max
 	ok $? "a's parallel() slowed: delay_us_max 300"
