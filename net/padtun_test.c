@@ -221,6 +221,9 @@ static void keys_directions_and_sessions(struct kunit *test)
 	u8 prk_a[PADTUN_PRK_LEN], prk_b[PADTUN_PRK_LEN];
 	u8 keys[4][32], again[32];
 	u8 n1[PADTUN_NONCE_LEN], n2[PADTUN_NONCE_LEN];
+	const struct padtun_direction dir = { .to = &b, .from = &a,
+					      .nonces = &h1 };
+	u64 id;
 	int i, j;
 
 	label4(&a, 1, 5555);
@@ -244,9 +247,15 @@ static void keys_directions_and_sessions(struct kunit *test)
 	/* The receiver of a->b (b) derives a's sending key. */
 	key_of(again, prk_b, "chacha20poly1305", &b, &a, &h1);
 	KUNIT_EXPECT_EQ(test, memcmp(again, keys[0], 32), 0);
+	/* Another link with the same key between the same hosts, on another
+	 * port, even with the same nonces: another key and another name, so
+	 * its datagrams are refused here as of an unknown session.
+	 */
+	id = padtun_kdf_session_id(prk_a, &dir);
 	label4(&b, 2, 5556);
 	key_of(again, prk_a, "chacha20poly1305", &b, &a, &h1);
 	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
+	KUNIT_EXPECT_NE(test, padtun_kdf_session_id(prk_a, &dir), id);
 	label4(&b, 2, 5555);
 	key_of(again, prk_a, "gcm-aes", &b, &a, &h1);
 	KUNIT_EXPECT_NE(test, memcmp(again, keys[0], 32), 0);
