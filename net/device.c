@@ -133,11 +133,16 @@ static void padtun_set_limits(struct padtun_dev *pt, u32 max_inflight)
 static void padtun_copy_config(struct padtun_dev *pt,
 			       const struct padtun_config *cfg)
 {
+	unsigned int i;
+
 	pt->net = dev_net(pt->dev);
 	pt->ep = cfg->ep;
 	pt->key_set = !!cfg->key;
+	pt->order_flow = cfg->order_flow;
+	pt->domains = cfg->domains;
 	padtun_set_limits(pt, cfg->max_inflight);
-	padtun_replay_init(&pt->replay);
+	for (i = 0; i < PADTUN_DOMAINS_MAX; i++)
+		padtun_replay_init(&pt->replay[i]);
 	padtun_sessions_init(&pt->sessions);
 	padtun_hotplug_init_dev(pt);
 }
@@ -327,6 +332,9 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_padata;
 	*reached = PADTUN_STAGE_TX;
+	ret = padtun_queue_set_domains(&pt->tx, pt->domains);
+	if (ret)
+		goto err_padata;
 	/* rx serial() hands packets to it: made before the rx queue. */
 	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
 	*reached = PADTUN_STAGE_DELIVER;
@@ -336,6 +344,9 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_padata;
 	*reached = PADTUN_STAGE_RX;
+	ret = padtun_queue_set_domains(&pt->rx, pt->domains);
+	if (ret)
+		goto err_padata;
 	return 0;
 
 err_padata:
@@ -376,6 +387,16 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 err:
 	padtun_unwind(pt, reached);
 	return ret;
+}
+
+/* Hold both directions' new packets back and wait for the ones in flight:
+ * 0 when none is left. padtun_resume_queues() undoes it either way.
+ */
+static int padtun_pause_queues(struct padtun_dev *pt)
+{
+	int ret = padtun_queue_pause(&pt->rx);
+
+	return ret ?: padtun_queue_pause(&pt->tx);
 }
 
 static void padtun_resume_queues(struct padtun_dev *pt)
@@ -441,9 +462,7 @@ int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 		return -ENOMEM;
 	cpumask_copy(new_cpus, cpus);
 
-	ret = padtun_queue_pause(&pt->rx);
-	if (!ret)
-		ret = padtun_queue_pause(&pt->tx);
+	ret = padtun_pause_queues(pt);
 	if (ret)
 		NL_SET_ERR_MSG(extack, "packets in flight did not drain; CPU list unchanged");
 	else
@@ -462,4 +481,66 @@ set_limit:
 	padtun_queue_kick(&pt->rx);
 	padtun_queue_kick(&pt->tx);
 	return 0;
+}
+
+/* Both queues paused and empty. */
+static int padtun_set_domains(struct padtun_dev *pt, unsigned int domains)
+{
+	unsigned int old = pt->domains;
+	int ret;
+
+	ret = padtun_queue_set_domains(&pt->tx, domains);
+	if (!ret)
+		ret = padtun_queue_set_domains(&pt->rx, domains);
+	if (ret) {
+		padtun_queue_set_domains(&pt->tx, old);
+		padtun_queue_set_domains(&pt->rx, old);
+		return ret;
+	}
+	WRITE_ONCE(pt->domains, domains);
+	padtun_serial_cpus_reset(pt);
+	return 0;
+}
+
+/**
+ * padtun_device_set_order - apply a changelink of order and domains
+ * @pt: the device, down
+ * @order_flow: order flow (true) or order link
+ * @domains: the domains of order flow, 1 for order link
+ * @extack: for the reason of a failure
+ *
+ * Only while the device is down: the peer must be set to as many domains
+ * (it refuses datagrams of others), which is no change to make under
+ * traffic. Received datagrams still come in meanwhile, so the queues are
+ * paused and drained all the same; what they hold back of a domain that
+ * is gone is dropped (queueing.c).
+ *
+ * Context: RTNL held.
+ */
+int padtun_device_set_order(struct padtun_dev *pt, bool order_flow,
+			    unsigned int domains,
+			    struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (order_flow == pt->order_flow && domains == pt->domains)
+		return 0;
+	if (netif_running(pt->dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "order and domains change only while the link is down: the peer must change with it");
+		return -EBUSY;
+	}
+	ret = padtun_pause_queues(pt);
+	if (ret)
+		NL_SET_ERR_MSG(extack, "packets in flight did not drain; order unchanged");
+	else
+		ret = padtun_set_domains(pt, domains);
+	if (!ret)
+		pt->order_flow = order_flow;
+	else if (ret == -ENOMEM)
+		NL_SET_ERR_MSG(extack, "no memory for the ordering domains");
+	padtun_resume_queues(pt);
+	if (!ret)
+		padtun_hotplug_kick(pt);
+	return ret;
 }

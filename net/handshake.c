@@ -136,7 +136,7 @@ static void padtun_hs_send(struct padtun_dev *pt, u8 type, u64 timestamp,
 	padtun_hs_mac_out(pt, msg, n);
 
 	local_bh_disable();
-	ret = padtun_socket_send(pt, skb);
+	ret = padtun_socket_send(pt, skb, 0);
 	local_bh_enable();
 	if (!ret)
 		padtun_stat_inc(pt, stat);

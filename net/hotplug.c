@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The serial CPUs, and CPU hotplug. Each direction has its own: tx's is
- * the configured callback CPU, rx's the configured receive callback CPU.
+ * the configured callback CPU, rx's the configured receive callback CPU;
+ * with order flow, each further domain takes the next CPU of the list.
  * By default they are one CPU: what the stack does after rx's serial
  * stage (GRO, the inner TCP) mostly transmits (ACKs, the data they
  * release), and a transmit submitted on tx's serial CPU is taken by the
@@ -35,11 +36,24 @@
 
 static enum cpuhp_state padtun_cpuhp_state;
 
-/* The CPU a direction's serial stage runs on while it is active. */
+/* The CPU a domain's serial stage runs on while it is active: the
+ * direction's callback CPU for domain 0, and for each further domain the
+ * next CPU of the list, round it, so that order flow's domains spread
+ * their serial stages (and the sending or delivery after them) over the
+ * list.
+ */
 static int padtun_serial_cpu_preferred(const struct padtun_dev *pt,
-				       const struct padtun_queue *q)
+				       const struct padtun_queue *q,
+				       unsigned int domain)
 {
-	return q == &pt->tx ? pt->cb_cpu : pt->rx_cb_cpu;
+	int cpu = q == &pt->tx ? pt->cb_cpu : pt->rx_cb_cpu;
+
+	while (domain--) {
+		cpu = cpumask_next(cpu, pt->cpus);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(pt->cpus);
+	}
+	return cpu;
 }
 
 /* Active, not only online: a CPU on its way down is already inactive when
@@ -47,9 +61,10 @@ static int padtun_serial_cpu_preferred(const struct padtun_dev *pt,
  * -1 when no CPU of the list is active.
  */
 static int padtun_serial_cpu_wanted(const struct padtun_dev *pt,
-				    const struct padtun_queue *q)
+				    const struct padtun_queue *q,
+				    unsigned int domain)
 {
-	int cpu = padtun_serial_cpu_preferred(pt, q);
+	int cpu = padtun_serial_cpu_preferred(pt, q, domain);
 
 	if (cpu_active(cpu))
 		return cpu;
@@ -60,25 +75,33 @@ static int padtun_serial_cpu_wanted(const struct padtun_dev *pt,
 static bool padtun_serial_cpu_must_move(const struct padtun_dev *pt,
 					const struct padtun_queue *q)
 {
-	int want = padtun_serial_cpu_wanted(pt, q);
+	unsigned int d;
+	int want;
 
-	return want >= 0 && want != q->serial_cpu;
+	for (d = 0; d < pt->domains; d++) {
+		want = padtun_serial_cpu_wanted(pt, q, d);
+		if (want >= 0 && want != q->serial_cpu[d])
+			return true;
+	}
+	return false;
 }
 
 /* Both queues paused and empty. Returns how many serial CPUs changed. */
 static unsigned int padtun_serial_cpus_move(struct padtun_dev *pt)
 {
 	struct padtun_queue *queues[] = { &pt->tx, &pt->rx };
-	unsigned int i, moved = 0;
+	unsigned int i, d, moved = 0;
 	int want;
 
 	/* CPUs may go on coming and going: read what is wanted once. */
 	for (i = 0; i < ARRAY_SIZE(queues); i++) {
-		want = padtun_serial_cpu_wanted(pt, queues[i]);
-		if (want < 0 || want == queues[i]->serial_cpu)
-			continue;
-		WRITE_ONCE(queues[i]->serial_cpu, want);
-		moved++;
+		for (d = 0; d < pt->domains; d++) {
+			want = padtun_serial_cpu_wanted(pt, queues[i], d);
+			if (want < 0 || want == queues[i]->serial_cpu[d])
+				continue;
+			WRITE_ONCE(queues[i]->serial_cpu[d], want);
+			moved++;
+		}
 	}
 	return moved;
 }
@@ -87,9 +110,15 @@ static unsigned int padtun_serial_cpus_move(struct padtun_dev *pt)
 static bool padtun_serial_cpu_coming_back(const struct padtun_dev *pt,
 					  const struct padtun_queue *q)
 {
-	int cpu = padtun_serial_cpu_preferred(pt, q);
+	unsigned int d;
+	int cpu;
 
-	return q->serial_cpu != cpu && cpu_online(cpu);
+	for (d = 0; d < pt->domains; d++) {
+		cpu = padtun_serial_cpu_preferred(pt, q, d);
+		if (q->serial_cpu[d] != cpu && cpu_online(cpu))
+			return true;
+	}
+	return false;
 }
 
 /* Under RTNL: the configuration cannot change meanwhile. */
@@ -109,12 +138,12 @@ static void padtun_hotplug_follow(struct padtun_dev *pt)
 		padtun_queue_resume(&pt->tx);
 		if (ret) {
 			netdev_warn(pt->dev, "packets in flight did not drain; serial CPUs still %d (tx), %d (rx)\n",
-				    pt->tx.serial_cpu, pt->rx.serial_cpu);
+				    pt->tx.serial_cpu[0], pt->rx.serial_cpu[0]);
 			goto again;
 		}
 		padtun_stat_add(pt, PADTUN_STAT_CB_CPU_MOVES, moved);
-		netdev_dbg(pt->dev, "serial CPUs now %d (tx), %d (rx); configured callback CPU %d\n",
-			   pt->tx.serial_cpu, pt->rx.serial_cpu, pt->cb_cpu);
+		netdev_dbg(pt->dev, "serial CPUs now %d (tx), %d (rx) for domain 0; configured callback CPU %d\n",
+			   pt->tx.serial_cpu[0], pt->rx.serial_cpu[0], pt->cb_cpu);
 	}
 	if (padtun_serial_cpu_coming_back(pt, &pt->tx) ||
 	    padtun_serial_cpu_coming_back(pt, &pt->rx))
@@ -125,8 +154,8 @@ again:
 }
 
 /**
- * padtun_serial_cpus_reset - each direction's serial CPU, as configured
- * @pt: the device, its CPU list and callback CPUs just set
+ * padtun_serial_cpus_reset - each direction's serial CPUs, as configured
+ * @pt: the device, its CPU list, callback CPUs or domains just set
  *
  * Context: RTNL held, both queues paused and empty or not created yet.
  * The list's CPUs were checked online; should a preferred one not be
@@ -136,14 +165,17 @@ again:
 void padtun_serial_cpus_reset(struct padtun_dev *pt)
 {
 	struct padtun_queue *queues[] = { &pt->tx, &pt->rx };
-	unsigned int i;
+	unsigned int i, d;
 	int cpu;
 
 	for (i = 0; i < ARRAY_SIZE(queues); i++) {
-		cpu = padtun_serial_cpu_wanted(pt, queues[i]);
-		if (cpu < 0)
-			cpu = padtun_serial_cpu_preferred(pt, queues[i]);
-		WRITE_ONCE(queues[i]->serial_cpu, cpu);
+		for (d = 0; d < pt->domains; d++) {
+			cpu = padtun_serial_cpu_wanted(pt, queues[i], d);
+			if (cpu < 0)
+				cpu = padtun_serial_cpu_preferred(pt,
+								  queues[i], d);
+			WRITE_ONCE(queues[i]->serial_cpu[d], cpu);
+		}
 	}
 }
 

@@ -5,6 +5,7 @@
 #ifndef _PADTUN_MESSAGES_H
 #define _PADTUN_MESSAGES_H
 
+#include <linux/bits.h>
 #include <linux/limits.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -17,8 +18,10 @@ enum {
 	 * 3: the inner checksum may be left to the receiver (csum_start).
 	 * 4: sessions made by a handshake of both ends' random values
 	 *    (handshake.c).
+	 * 5: the seq field names an ordering domain in its top 8 bits
+	 *    (padtun_seq()).
 	 */
-	PADTUN_VERSION = 4,
+	PADTUN_VERSION = 5,
 	PADTUN_TYPE_DATA = 1,
 	PADTUN_TYPE_INIT = 2,
 	PADTUN_TYPE_RESPONSE = 3,
@@ -95,7 +98,33 @@ static inline bool padtun_csum_hint_ok(unsigned int start,
 				 sizeof(struct udphdr) + \
 				 sizeof(struct padtun_header))
 
-/* Highest sequence number we send or accept; keeps seq + 1 + window in u64. */
-#define PADTUN_SEQ_MAX		(U64_MAX - (1ULL << 16))
+/* The header's seq is a domain's number (order flow: docs/padtun.rst,
+ * "Ordering domains") in its top PADTUN_DOMAIN_BITS, and that domain's
+ * count in the rest. Each domain counts from 0 in each session, and the
+ * whole field is the nonce, so no two domains' datagrams share one. A link
+ * of one domain (order link) sends domain 0 alone: the field is its count.
+ */
+#define PADTUN_DOMAIN_BITS	8
+#define PADTUN_SEQ_BITS		(64 - PADTUN_DOMAIN_BITS)
+#define PADTUN_DOMAINS_MAX	64
+
+/* Highest count of a domain we send or accept. */
+#define PADTUN_SEQ_MAX		(BIT_ULL(PADTUN_SEQ_BITS) - 1)
+
+/* The header's seq for count @seq of domain @domain. */
+static inline u64 padtun_seq(unsigned int domain, u64 seq)
+{
+	return (u64)domain << PADTUN_SEQ_BITS | seq;
+}
+
+static inline unsigned int padtun_seq_domain(u64 wire)
+{
+	return wire >> PADTUN_SEQ_BITS;
+}
+
+static inline u64 padtun_seq_count(u64 wire)
+{
+	return wire & PADTUN_SEQ_MAX;
+}
 
 #endif /* _PADTUN_MESSAGES_H */

@@ -11,12 +11,18 @@
 #include <net/rtnetlink.h>
 #include <linux/padtun.h>
 
+#include "messages.h"
 #include "netlink.h"
 #include "padtun.h"
 #include "transform.h"
 
 #define PADTUN_DEFAULT_MAX_INFLIGHT	512
 #define PADTUN_MAX_MAX_INFLIGHT		65536
+
+/* order flow without a count: the same on both ends unless told, as it
+ * must be (docs/padtun.rst, "Ordering domains").
+ */
+#define PADTUN_DEFAULT_FLOW_DOMAINS	8
 
 static int padtun_validate_addr_len(const struct nlattr *attr,
 				    struct netlink_ext_ack *extack)
@@ -64,6 +70,9 @@ static const struct nla_policy padtun_policy[IFLA_PADTUN_MAX + 1] = {
 	[IFLA_PADTUN_MAX_INFLIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &padtun_max_inflight_range),
 	[IFLA_PADTUN_RX_CB_CPU] = { .type = NLA_U32 },
+	[IFLA_PADTUN_ORDER] = NLA_POLICY_MAX(NLA_U8, PADTUN_ORDER_FLOW),
+	[IFLA_PADTUN_DOMAINS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						 PADTUN_DOMAINS_MAX),
 };
 
 /* Remote: a unicast host. Local: unicast or unspecified (any). */
@@ -248,6 +257,41 @@ static int padtun_validate(struct nlattr *tb[], struct nlattr *data[],
 	return ret;
 }
 
+/**
+ * padtun_parse_order - IFLA_PADTUN_ORDER and IFLA_PADTUN_DOMAINS
+ * @data: the attributes, through the policy
+ * @order_flow: in: the order so far (newlink: link); out: the new one
+ * @domains: in: the count so far (newlink: 1); out: the new one
+ * @extack: for the reason of a refusal
+ *
+ * Either may be given alone: order link has one domain, order flow
+ * keeps the count it had or takes PADTUN_DEFAULT_FLOW_DOMAINS.
+ */
+static int padtun_parse_order(struct nlattr *data[], bool *order_flow,
+			      unsigned int *domains,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *order = data[IFLA_PADTUN_ORDER];
+	struct nlattr *count = data[IFLA_PADTUN_DOMAINS];
+
+	if (order) {
+		if (nla_get_u8(order) == PADTUN_ORDER_LINK)
+			*domains = 1;
+		else if (!*order_flow)
+			*domains = PADTUN_DEFAULT_FLOW_DOMAINS;
+		*order_flow = nla_get_u8(order) == PADTUN_ORDER_FLOW;
+	}
+	if (!count)
+		return 0;
+	if (nla_get_u32(count) > 1 && !*order_flow) {
+		NL_SET_ERR_MSG_ATTR(extack, count,
+				    "more than one domain needs order flow");
+		return -EINVAL;
+	}
+	*domains = nla_get_u32(count);
+	return 0;
+}
+
 static void padtun_config_addrs(struct padtun_config *cfg,
 				struct nlattr *data[])
 {
@@ -380,7 +424,9 @@ static int padtun_config_parse(struct padtun_config *cfg,
 	cfg->max_inflight = PADTUN_DEFAULT_MAX_INFLIGHT;
 	if (data[IFLA_PADTUN_MAX_INFLIGHT])
 		cfg->max_inflight = nla_get_u32(data[IFLA_PADTUN_MAX_INFLIGHT]);
-	return 0;
+	cfg->domains = 1;
+	return padtun_parse_order(data, &cfg->order_flow, &cfg->domains,
+				  extack);
 }
 
 static void padtun_config_free(struct padtun_config *cfg)
@@ -422,7 +468,7 @@ static int padtun_changelink_check(struct nlattr *data[],
 	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
 		if (data[fixed[i]]) {
 			NL_SET_ERR_MSG_ATTR(extack, data[fixed[i]],
-					    "only cpus, cbcpu, rxcbcpu and maxinflight can change on a live link");
+					    "only cpus, cbcpu, rxcbcpu, maxinflight, order and domains can change after creation");
 			return -EOPNOTSUPP;
 		}
 	}
@@ -435,6 +481,8 @@ static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
 {
 	struct padtun_dev *pt = netdev_priv(dev);
 	u32 max_inflight = padtun_queue_max_inflight(&pt->tx);
+	unsigned int domains = pt->domains;
+	bool order_flow = pt->order_flow;
 	struct nlattr *cb, *rx_cb;
 	int cb_cpu, rx_cb_cpu;
 	cpumask_var_t cpus;
@@ -443,6 +491,11 @@ static int padtun_changelink(struct net_device *dev, struct nlattr *tb[],
 	if (!data)
 		return 0;
 	ret = padtun_changelink_check(data, extack);
+	if (!ret)
+		ret = padtun_parse_order(data, &order_flow, &domains, extack);
+	/* First: a link that is up refuses it before anything changed. */
+	if (!ret)
+		ret = padtun_device_set_order(pt, order_flow, domains, extack);
 	if (ret)
 		return ret;
 
@@ -492,7 +545,8 @@ static size_t padtun_get_size(const struct net_device *dev)
 	       nla_total_size(sizeof(u8)) +
 	       nla_total_size(PADTUN_TRANSFORM_NAME_MAX) +
 	       nla_total_size(strlen(pt->cpus_str) + 1) +
-	       nla_total_size(sizeof(u32)) * 3;
+	       nla_total_size(sizeof(u32)) * 4 +
+	       nla_total_size(sizeof(u8));
 }
 
 /* Never the key itself: only whether there is one. */
@@ -514,7 +568,10 @@ static int padtun_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_PADTUN_CB_CPU, pt->cb_cpu) ||
 	    nla_put_u32(skb, IFLA_PADTUN_MAX_INFLIGHT,
 			padtun_queue_max_inflight(&pt->tx)) ||
-	    nla_put_u32(skb, IFLA_PADTUN_RX_CB_CPU, pt->rx_cb_cpu))
+	    nla_put_u32(skb, IFLA_PADTUN_RX_CB_CPU, pt->rx_cb_cpu) ||
+	    nla_put_u8(skb, IFLA_PADTUN_ORDER,
+		       pt->order_flow ? PADTUN_ORDER_FLOW : PADTUN_ORDER_LINK) ||
+	    nla_put_u32(skb, IFLA_PADTUN_DOMAINS, pt->domains))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "burst.h"
 #include "handshake.h"
+#include "messages.h"
 #include "queueing.h"
 #include "replay.h"
 #include "session.h"
@@ -54,12 +55,19 @@ struct padtun_dev {
 	char *cpus_str;			/* cpus as a cpulist, for fill_info */
 	int cb_cpu;			/* as configured: tx's serial CPU */
 	int rx_cb_cpu;			/* as configured: rx's serial CPU */
+	/* Ordering domains (docs/padtun.rst): order flow spreads flows
+	 * over @domains of them, order link keeps one. Written by
+	 * changelink under RTNL while the device is down and both queues
+	 * are paused and empty.
+	 */
+	bool order_flow;
+	unsigned int domains;
 	struct hlist_node cpuhp_node;
 	struct delayed_work hotplug_work;
 
 	struct padtun_queue tx;
 	struct padtun_queue rx;
-	struct padtun_replay replay;
+	struct padtun_replay replay[PADTUN_DOMAINS_MAX];	/* per domain */
 	struct padtun_sessions sessions;
 	struct padtun_handshake hs;
 
@@ -85,6 +93,8 @@ struct padtun_config {
 	int cb_cpu;
 	int rx_cb_cpu;
 	u32 max_inflight;
+	bool order_flow;
+	unsigned int domains;
 	bool mtu_given;			/* IFLA_MTU: keep it */
 };
 
@@ -94,6 +104,9 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 int padtun_device_change(struct padtun_dev *pt, const struct cpumask *cpus,
 			 int cb_cpu, int rx_cb_cpu, u32 max_inflight,
 			 struct netlink_ext_ack *extack);
+int padtun_device_set_order(struct padtun_dev *pt, bool order_flow,
+			    unsigned int domains,
+			    struct netlink_ext_ack *extack);
 void padtun_setup(struct net_device *dev);
 
 #endif /* _PADTUN_PADTUN_H */

@@ -283,6 +283,7 @@ struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q)
 	batch->sess = NULL;
 	batch->count = 0;
 	batch->held = 0;
+	batch->domain = 0;
 	return batch;
 }
 
@@ -292,13 +293,20 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch)
 	struct padtun_dev *pt = q->pt;
 	int cb_cpu, ret;
 
+	/* Numbered before changelink lowered the domain count: drop it. */
+	if (unlikely(batch->domain >= q->domains))
+		return -ECHRNG;
 	if (atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_add(batch->count, &q->inflight);
-	cb_cpu = READ_ONCE(q->serial_cpu);
-	ret = padata_do_parallel(q->pinst, &batch->padata, cb_cpu);
+	cb_cpu = READ_ONCE(q->serial_cpu[batch->domain]);
+	if (likely(!batch->domain))
+		ret = padata_do_parallel(q->pinst, &batch->padata, cb_cpu);
+	else
+		ret = padata_do_parallel_domain(q->doms[batch->domain],
+						&batch->padata, cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
@@ -482,6 +490,50 @@ void padtun_queue_set_limits(struct padtun_queue *q, u32 max_inflight,
 	WRITE_ONCE(q->backlog_max, backlog_max);
 }
 
+/* Free the domains from @from on (domain 0 is the instance's). Each waits
+ * for the serial() of what it accepted.
+ */
+static void padtun_queue_free_domains(struct padtun_queue *q,
+				      unsigned int from)
+{
+	unsigned int i;
+
+	for (i = max(from, 1U); i < PADTUN_DOMAINS_MAX; i++) {
+		if (!q->doms[i])
+			continue;
+		padata_free_domain(q->doms[i]);
+		q->doms[i] = NULL;
+	}
+}
+
+/**
+ * padtun_queue_set_domains - how many ordering domains a direction has
+ * @q: the direction
+ * @domains: 1 (the instance's own) to PADTUN_DOMAINS_MAX
+ *
+ * On failure the domains it had are kept, and so may be some of the new
+ * ones: calling it again with the old count frees them. A batch of a
+ * domain it no longer has is dropped when it would be submitted.
+ *
+ * Context: process, RTNL held, the queue paused and empty or not yet
+ * used.
+ */
+int padtun_queue_set_domains(struct padtun_queue *q, unsigned int domains)
+{
+	unsigned int i;
+
+	for (i = 1; i < domains; i++) {
+		if (q->doms[i])
+			continue;
+		q->doms[i] = padata_alloc_domain(q->pinst);
+		if (!q->doms[i])
+			return -ENOMEM;
+	}
+	padtun_queue_free_domains(q, domains);
+	q->domains = domains;
+	return 0;
+}
+
 /**
  * padtun_queue_init - set up a direction
  * @q: the direction
@@ -502,6 +554,8 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 
 	q->pt = pt;
 	q->ops = ops;
+	memset(q->doms, 0, sizeof(q->doms));
+	q->domains = 1;
 	q->req_size = req_size;
 	q->cost_ps = 0;
 	atomic_set(&q->inflight, 0);
@@ -538,7 +592,8 @@ void padtun_queue_destroy(struct padtun_queue *q)
 	spin_unlock_bh(&q->lock);
 	cancel_delayed_work_sync(&q->resubmit);
 
-	/* Waits for the serial() of every packet padata accepted. */
+	/* Each waits for the serial() of every packet padata accepted. */
+	padtun_queue_free_domains(q, 1);
 	padata_free(q->pinst);
 	q->pinst = NULL;
 	/* A serial() that read !paused just before may have re-armed it. */

@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <padnet/padata.h>
 
+#include "messages.h"
 #include "stats.h"
 #include "transform.h"
 
@@ -66,6 +67,7 @@ struct padtun_batch {
 	unsigned int cost_bytes;	/* its bytes; 0: not measured */
 	unsigned int count;		/* packets: what inflight counts */
 	unsigned int held;		/* of them, kept counted by finish() */
+	unsigned int domain;		/* its ordering domain, 0 in order link */
 	struct padtun_crypt crypt;	/* last: its request follows it */
 };
 
@@ -116,11 +118,18 @@ struct padtun_queue {
 	struct padtun_dev *pt;		/* the ops' and the counters' */
 	struct padata_instance *pinst;
 	const struct padtun_queue_ops *ops;
-	unsigned int req_size;		/* of each batch's AEAD request */
-	/* The CPU serial() runs on (hotplug.c). Written under RTNL with both
-	 * queues paused and empty, read by the datapath with READ_ONCE.
+	/* Ordering domain N > 0 of order flow (docs/padtun.rst); domain 0 is
+	 * the instance's own. Changed under RTNL with the queue paused and
+	 * empty (padtun_queue_set_domains()).
 	 */
-	int serial_cpu;
+	struct padata_domain *doms[PADTUN_DOMAINS_MAX];
+	unsigned int domains;		/* how many: under @lock or paused */
+	unsigned int req_size;		/* of each batch's AEAD request */
+	/* The CPU each domain's serial() runs on (hotplug.c). Written under
+	 * RTNL with both queues paused and empty, read by the datapath with
+	 * READ_ONCE.
+	 */
+	int serial_cpu[PADTUN_DOMAINS_MAX];
 
 	/* Packets (not batches) accepted by padata, serial() not done or
 	 * finish() holding them.
@@ -164,6 +173,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		      const struct padtun_queue_ops *ops,
 		      const struct cpumask *cpus, unsigned int req_size);
 void padtun_queue_destroy(struct padtun_queue *q);
+int padtun_queue_set_domains(struct padtun_queue *q, unsigned int domains);
 void padtun_queue_set_limits(struct padtun_queue *q, u32 max_inflight,
 			     unsigned int backlog_max);
 

@@ -46,9 +46,10 @@ static enum skb_drop_reason padtun_rx_header_check(struct padtun_dev *pt,
 	if (!pskb_may_pull(skb, sizeof(*hdr)))
 		return SKB_DROP_REASON_PKT_TOO_SMALL;
 	hdr = (const struct padtun_header *)skb->data;
+	/* A domain we do not have: the two ends' domains differ. */
 	if (hdr->type != PADTUN_TYPE_DATA ||
 	    !padtun_csum_hint_ok(hdr->csum_start, hdr->csum_offset) ||
-	    be64_to_cpu(hdr->seq) > PADTUN_SEQ_MAX)
+	    padtun_seq_domain(be64_to_cpu(hdr->seq)) >= READ_ONCE(pt->domains))
 		return SKB_DROP_REASON_INVALID_PROTO;
 	if (skb->len < sizeof(*hdr) + pt->transform.tag_len)
 		return SKB_DROP_REASON_PKT_TOO_SMALL;
@@ -110,14 +111,21 @@ static void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb)
 	PADTUN_CB(skb)->charged = 0;
 }
 
+static unsigned int padtun_rx_domain(const struct sk_buff *skb)
+{
+	return padtun_seq_domain(PADTUN_CB(skb)->seq);
+}
+
 /* Submit the head of @burst, at most @max datagrams, as one batch: the
- * run of one session (one key). Returns how many it took off @burst.
+ * run of one session (one key) and one domain (one order). Returns how
+ * many it took off @burst.
  */
 static int padtun_rx_submit_burst(struct padtun_dev *pt,
 				  struct sk_buff_head *burst, int max)
 {
 	struct sk_buff *skb = skb_peek(burst);
 	u64 session = padtun_rx_session(skb);
+	unsigned int domain = padtun_rx_domain(skb);
 	struct padtun_batch *batch;
 	int count;
 
@@ -134,10 +142,12 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 		__skb_queue_tail(&batch->skbs, skb);
 		skb = skb_peek(burst);
 	} while (skb && skb_queue_len(&batch->skbs) < max &&
-		 padtun_rx_session(skb) == session);
+		 padtun_rx_session(skb) == session &&
+		 padtun_rx_domain(skb) == domain);
 	count = skb_queue_len(&batch->skbs);
 	batch->count = count;
 	batch->session = session;
+	batch->domain = domain;
 	/* The sessions are RCU-protected. */
 	rcu_read_lock();
 	padtun_rx_submit(pt, batch);
@@ -456,7 +466,8 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		goto drop;
 	}
 
-	switch (padtun_replay_check(&pt->replay, batch->sess->gen, cb->seq)) {
+	switch (padtun_replay_check(&pt->replay[batch->domain],
+				    batch->sess->gen, padtun_seq_count(cb->seq))) {
 	case PADTUN_REPLAY_NEW:
 		break;
 	case PADTUN_REPLAY_LATE:
@@ -468,8 +479,9 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		goto drop;
 	case PADTUN_REPLAY_TOO_OLD:
 		if (!pt->transform.tag_len) {
-			padtun_replay_reset(&pt->replay, batch->sess->gen,
-					    cb->seq);
+			padtun_replay_reset(&pt->replay[batch->domain],
+					    batch->sess->gen,
+					    padtun_seq_count(cb->seq));
 			padtun_stat_inc(pt, PADTUN_STAT_RX_WINDOW_RESET);
 			break;
 		}

@@ -105,6 +105,20 @@ static void padtun_tx_wait_for_session(struct padtun_dev *pt)
 		netif_wake_queue(pt->dev);
 }
 
+/* order flow: the inner flow picks the domain, so a flow's packets keep
+ * one order and flows of different domains do not wait for each other.
+ * order link: domain 0 alone, no hash computed.
+ */
+static unsigned int padtun_tx_domain(struct padtun_dev *pt,
+				     struct sk_buff *skb)
+{
+	unsigned int domains = READ_ONCE(pt->domains);
+
+	if (likely(domains == 1))
+		return 0;
+	return reciprocal_scale(skb_get_hash(skb), domains);
+}
+
 /* 1 / 2^8 s of the pacing rate: about 4 ms. */
 #define PADTUN_PACING_SHIFT	8
 
@@ -114,7 +128,8 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	enum skb_drop_reason reason;
 	struct padtun_session *s;
 	struct padtun_batch *batch;
-	unsigned int count;
+	unsigned int count, domain;
+	u64 *seq;
 
 	s = padtun_sessions_tx_get(pt);
 	if (unlikely(!s)) {
@@ -135,13 +150,16 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop_counted;
 	skb_dst_drop(skb);
 
-	/* The tx lock (no LLTX) makes the order of calls the seq order. The
-	 * receiver refuses anything above PADTUN_SEQ_MAX; the session's
-	 * rekey comes long before. tx_seq never passes PADTUN_SEQ_MAX + 1.
+	/* The tx lock (no LLTX) makes the order of calls the seq order of
+	 * each domain. A domain's count never passes PADTUN_SEQ_MAX + 1, so
+	 * a packet's numbers stay in its domain; the session's rekey comes
+	 * long before.
 	 */
 	count = padtun_tx_count(skb);
+	domain = padtun_tx_domain(pt, skb);
+	seq = &s->tx_seq[domain];
 	reason = SKB_DROP_REASON_NOT_SPECIFIED;
-	if (unlikely(count > PADTUN_SEQ_MAX + 1 - s->tx_seq))
+	if (unlikely(count > PADTUN_SEQ_MAX + 1 - *seq))
 		goto drop;
 	reason = SKB_DROP_REASON_NOMEM;
 	batch = padtun_batch_alloc(&pt->tx);
@@ -152,8 +170,9 @@ netdev_tx_t padtun_xmit(struct sk_buff *skb, struct net_device *dev)
 	batch->sess = s;
 	batch->crypt.key = &s->tx_key;
 	batch->session = s->tx_id;
-	batch->seq = s->tx_seq;
-	s->tx_seq += count;
+	batch->domain = domain;
+	batch->seq = padtun_seq(domain, *seq);
+	*seq += count;
 	padtun_tx_submit(pt, batch);
 	goto out;
 
@@ -278,7 +297,7 @@ static bool padtun_tx_finish(struct padtun_dev *pt,
 		kfree_skb(skb);
 		return false;
 	}
-	if (unlikely(padtun_socket_send(pt, skb))) {
+	if (unlikely(padtun_socket_send(pt, skb, batch->domain))) {
 		padtun_stat_add(pt, PADTUN_STAT_TX_ERRORS, packets);
 		return false;
 	}

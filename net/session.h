@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 
 #include "keys.h"
+#include "messages.h"
 #include "transform.h"
 
 struct padtun_dev;
@@ -26,7 +27,8 @@ struct padtun_session {
 	u64 gen;			/* the link's count: later is higher */
 	u64 tx_id;			/* in the header of what we send */
 	u64 rx_id;			/* in the header of what we accept */
-	u64 tx_seq;			/* the next to send: netdev tx lock */
+	/* Each domain's next count to send: netdev tx lock. */
+	u64 tx_seq[PADTUN_DOMAINS_MAX];
 	unsigned long made;		/* jiffies, for rekeying */
 	bool initiated;			/* we sent its init */
 	struct padtun_hs_nonces nonces;	/* for its confirm */

@@ -110,7 +110,8 @@ static struct rtable *padtun_route4(struct padtun_dev *pt, struct flowi4 *fl4)
 	return rt;
 }
 
-static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
+static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb,
+			__be16 sport)
 {
 	struct flowi4 fl4;
 	struct rtable *rt;
@@ -129,7 +130,7 @@ static int padtun_send4(struct padtun_dev *pt, struct sk_buff *skb)
 	/* Inner packets fit the device MTU; the outer one may fragment. */
 	skb->ignore_df = 1;
 	udp_tunnel_xmit_skb(rt, pt->sock->sk, skb, fl4.saddr, fl4.daddr, 0,
-			    ip4_dst_hoplimit(&rt->dst), 0, pt->ep.local_port,
+			    ip4_dst_hoplimit(&rt->dst), 0, sport,
 			    pt->ep.remote_port, false, false);
 	return 0;
 }
@@ -160,7 +161,8 @@ static struct dst_entry *padtun_route6(struct padtun_dev *pt,
 	return dst;
 }
 
-static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
+static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb,
+			__be16 sport)
 {
 	struct dst_entry *dst;
 	struct flowi6 fl6;
@@ -179,21 +181,41 @@ static int padtun_send6(struct padtun_dev *pt, struct sk_buff *skb)
 	skb->ignore_df = 1;
 	udp_tunnel6_xmit_skb(dst, pt->sock->sk, skb, pt->dev, &fl6.saddr,
 			     &fl6.daddr, 0, ip6_dst_hoplimit(dst), 0,
-			     pt->ep.local_port, pt->ep.remote_port, false);
+			     sport, pt->ep.remote_port, false);
 	return 0;
 }
 #endif
+
+/* Each domain sends from a port of its own, the local port for domain 0
+ * and the ones after it, round 65535 past 0, for the others: the peer's
+ * RSS or RPS, which hashes the outer ports, can then spread the domains
+ * over its CPUs. The peer looks at our address alone, never at the port.
+ */
+static __be16 padtun_socket_sport(const struct padtun_dev *pt,
+				  unsigned int domain)
+{
+	u32 port = ntohs(pt->ep.local_port);
+
+	if (likely(!domain))
+		return pt->ep.local_port;
+	return htons((port - 1 + domain) % U16_MAX + 1);
+}
 
 /**
  * padtun_socket_send - send encrypted datagrams to the peer
  * @pt: the device
  * @skb: one datagram, or a UDP GSO skb of them (gso.c), at the padtun
  *	header; consumed whatever happens
+ * @domain: the ordering domain it is of (0 for a handshake message), which
+ *	picks the source port
  *
  * Context: BHs disabled (serial(), or parallel() with the unordered knob).
  */
-int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
+int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb,
+		       unsigned int domain)
 {
+	__be16 sport = padtun_socket_sport(pt, domain);
+
 	/* What is left of the inner packet's state must not leak outside. */
 	skb->ip_summed = CHECKSUM_NONE;
 	if (skb_is_gso(skb)) {
@@ -206,7 +228,7 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 		skb->csum_offset = offsetof(struct udphdr, check);
 	}
 	skb->encapsulation = 0;
-	/* The link's datagrams are one flow of the underlay: let it hash them
+	/* A domain's datagrams are one flow of the underlay: let it hash them
 	 * by the outer headers. A datagram sent alone still carries its inner
 	 * packet's hash, a UDP GSO skb (gso.c) none: with two hashes a
 	 * flow-fair qdisc (fq_codel, the usual default) queues them apart and
@@ -218,9 +240,9 @@ int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb)
 
 #if IS_ENABLED(CONFIG_IPV6)
 	if (pt->ep.family == AF_INET6)
-		return padtun_send6(pt, skb);
+		return padtun_send6(pt, skb, sport);
 #endif
-	return padtun_send4(pt, skb);
+	return padtun_send4(pt, skb, sport);
 }
 
 static bool padtun_local_unspecified(const struct padtun_endpoints *ep)

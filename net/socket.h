@@ -16,7 +16,8 @@ int padtun_socket_open(struct padtun_dev *pt, padtun_socket_receive_t receive,
 void padtun_socket_attach(struct padtun_dev *pt);
 void padtun_socket_detach(struct padtun_dev *pt);
 void padtun_socket_release(struct padtun_dev *pt);
-int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb);
+int padtun_socket_send(struct padtun_dev *pt, struct sk_buff *skb,
+		       unsigned int domain);
 unsigned int padtun_socket_path_mtu(struct padtun_dev *pt);
 int padtun_socket_local_addr(struct padtun_dev *pt, union padtun_addr *addr);
 

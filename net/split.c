@@ -90,8 +90,11 @@ static bool padtun_split_alloc(struct padtun_queue *q,
 		pieces[i] = padtun_batch_alloc(q);
 		if (!pieces[i])
 			goto err_free;
-		/* The packet's session: its key, name and a reference. */
+		/* The packet's session (its key, name and a reference) and
+		 * domain, whose order keeps the pieces in theirs.
+		 */
 		pieces[i]->session = batch->session;
+		pieces[i]->domain = batch->domain;
 		pieces[i]->sess = padtun_session_hold(batch->sess);
 		pieces[i]->crypt.key = batch->crypt.key;
 	}

@@ -82,7 +82,7 @@ ok $? "the key is not shown"
 grep -q "link/none" "$RESULTS/link.txt" && ! grep -qiE "([0-9a-f]{2}:){5}[0-9a-f]{2}" "$RESULTS/link.txt"
 ok $? "a layer-3 device: link/none, no MAC address"
 err=$(ip link set padtun0 type padtun key $KEY 2>&1)
-[ $? != 0 ] && echo "$err" | grep -q "only cpus, cbcpu, rxcbcpu and maxinflight"
+[ $? != 0 ] && echo "$err" | grep -q "only cpus, cbcpu, rxcbcpu, maxinflight, order and domains can change"
 ok $? "changelink refuses a new key: $err"
 err=$(ip link set padtun0 type padtun cpus 0-4095 2>&1)
 [ $? != 0 ] && echo "$err" | grep -q "does not exist"

@@ -559,9 +559,12 @@ static int cmd_play(int argc, char **argv)
 /* The padtun header (docs/padtun.rst, net/messages.h). */
 #define PT_HDR		20
 #define PT_TAG		16
-#define PT_VERSION	4
+#define PT_VERSION	5
 #define PT_TYPE_DATA	1
-#define PT_SEQ_MAX	(UINT64_MAX - (1ULL << 16))
+/* The sequence field's top byte is the ordering domain: 0 every link has,
+ * 0xff none (at most 64).
+ */
+#define PT_NO_DOMAIN	0xffULL
 #define IP_FRAG_DATA	1480	/* fragment payload on a 1500-byte underlay */
 #define PACE_BURST	16	/* --rate: datagrams sent per wakeup */
 
@@ -573,7 +576,7 @@ enum hostile_class {
 			 * datagram's length): rx_malformed
 			 */
 	H_CSUM,		/* a checksum hint no packet has: rx_malformed */
-	H_SEQ_MAX,	/* sequence number beyond the last: rx_malformed */
+	H_SEQ_MAX,	/* a sequence field of a domain no link has: rx_malformed */
 	H_TAG,		/* a tag bit flipped: rx_auth_failed */
 	H_CIPHER,	/* a ciphertext bit flipped: rx_auth_failed */
 	H_REPLAY,	/* a valid datagram again: rx_replayed or rx_too_old */
@@ -682,7 +685,7 @@ static int send_jumbo(struct hostile *h, const struct frame *tmpl)
 	 * on each, which fails
 	 */
 	fill_random(p + 12, 65000 - 8 - 12);
-	p[12] &= 0x7f;		/* the sequence number: below PT_SEQ_MAX */
+	p[12] = 0;		/* the sequence number's domain: 0 */
 	fix_checksums(whole, len);
 	ihl = ip_hlen(whole);
 	h->ip_id++;
@@ -749,7 +752,7 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		break;
 	case H_VERSION:
 		len = from_template(f, t, plen);
-		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 4 mod 256 */
+		p[0] = PT_VERSION + 1 + rnd_below(255);	/* never 5 mod 256 */
 		break;
 	case H_TYPE:
 		len = from_template(f, t, plen);
@@ -761,7 +764,7 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		break;
 	case H_SEQ_MAX:
 		len = from_template(f, t, plen);
-		seq = PT_SEQ_MAX + 1 + rnd_below(1 << 16);
+		seq = PT_NO_DOMAIN << 56 | rnd_below(1 << 16);
 		for (i = 0; i < 8; i++)
 			p[12 + i] = seq >> (56 - 8 * i);
 		break;
@@ -798,7 +801,7 @@ static int send_hostile(struct hostile *h, enum hostile_class c)
 		p[1] = PT_TYPE_DATA;
 		p[2] = 0;
 		p[3] = 0;
-		p[12] &= 0x7f;
+		p[12] = 0;		/* domain 0 */
 		break;
 	case H_UDP_CSUM:
 	case H_UDP_LEN:

@@ -19,7 +19,17 @@ enum {
 	IFLA_PADTUN_CB_CPU,		/* u32: the serial (callback) CPU */
 	IFLA_PADTUN_MAX_INFLIGHT,	/* u32: packets in flight per direction */
 	IFLA_PADTUN_RX_CB_CPU,		/* u32: receive's serial CPU */
+	IFLA_PADTUN_ORDER,		/* u8: enum padtun_order */
+	IFLA_PADTUN_DOMAINS,		/* u32: ordering domains, 1 to 64 */
 	__IFLA_PADTUN_MAX,
+};
+
+/* What keeps its order: everything the link carries, or each inner flow
+ * (its packets in one of IFLA_PADTUN_DOMAINS orders, picked by its hash).
+ */
+enum padtun_order {
+	PADTUN_ORDER_LINK,
+	PADTUN_ORDER_FLOW,
 };
 
 #define IFLA_PADTUN_MAX (__IFLA_PADTUN_MAX - 1)
