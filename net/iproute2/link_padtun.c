@@ -42,6 +42,7 @@ static void print_explain(FILE *f)
 		"                  [ key HEX ] [ transform TRANSFORM ]\n"
 		"                  [ cpus CPULIST ] [ cbcpu CPU ] [ rxcbcpu CPU ]\n"
 		"                  [ maxinflight NUMBER ]\n"
+		"                  [ order { link | flow } ] [ domains DOMAINS ]\n"
 		"\n"
 		"Where: ADDR      := { IP_ADDRESS | IPV6_ADDRESS } (local and remote of one family)\n"
 		"       PORT      := 1-65535 (port sets both localport and remoteport)\n"
@@ -51,6 +52,10 @@ static void print_explain(FILE *f)
 		"       CPU       := a serial (callback) CPU number: cbcpu transmit's,\n"
 		"                    rxcbcpu receive's (default: cbcpu)\n"
 		"       NUMBER    := packets in flight per direction\n"
+		"       order     := link keeps all the link carries in one order (default);\n"
+		"                    flow keeps each inner flow's, in DOMAINS orders\n"
+		"       DOMAINS   := 1-64 ordering domains of order flow (default 8);\n"
+		"                    both ends alike, changed only while the link is down\n"
 	);
 }
 
@@ -92,7 +97,8 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 	const char *transform = NULL;
 	const char *cpus = NULL;
 	__u16 lport = 0, rport = 0;
-	__u32 cbcpu = 0, rxcbcpu = 0, maxinflight = 0;
+	__u32 cbcpu = 0, rxcbcpu = 0, maxinflight = 0, domains = 0;
+	__u8 order = PADTUN_ORDER_LINK;
 	unsigned int attrs = 0;
 	int err = 0;
 
@@ -175,6 +181,19 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 				     "maxinflight", *argv);
 			if (get_u32(&maxinflight, *argv, 0))
 				invarg("invalid maxinflight", *argv);
+		} else if (strcmp(*argv, "order") == 0) {
+			NEXT_ARG();
+			check_duparg(&attrs, IFLA_PADTUN_ORDER, "order", *argv);
+			if (strcmp(*argv, "flow") == 0)
+				order = PADTUN_ORDER_FLOW;
+			else if (strcmp(*argv, "link") != 0)
+				invarg("order must be link or flow", *argv);
+		} else if (strcmp(*argv, "domains") == 0) {
+			NEXT_ARG();
+			check_duparg(&attrs, IFLA_PADTUN_DOMAINS, "domains",
+				     *argv);
+			if (get_u32(&domains, *argv, 0))
+				invarg("invalid domains", *argv);
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "padtun: unknown option \"%s\"?\n",
@@ -213,6 +232,11 @@ static int padtun_parse_opt(struct link_util *lu, int argc, char **argv,
 	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_MAX_INFLIGHT))
 		err |= addattr32(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_MAX_INFLIGHT,
 				 maxinflight);
+	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_ORDER))
+		err |= addattr8(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_ORDER, order);
+	if (PADTUN_ATTRSET(attrs, IFLA_PADTUN_DOMAINS))
+		err |= addattr32(n, PADTUN_NL_MAXLEN, IFLA_PADTUN_DOMAINS,
+				 domains);
 
 	/* The key's bytes must not outlive the request buffer. */
 	memset(key, 0, sizeof(key));
@@ -294,6 +318,13 @@ static void padtun_print_opt(struct link_util *lu, FILE *f,
 	if (attr_ok(tb, IFLA_PADTUN_MAX_INFLIGHT, sizeof(__u32)))
 		print_uint(PRINT_ANY, "max_inflight", "maxinflight %u ",
 			   rta_getattr_u32(tb[IFLA_PADTUN_MAX_INFLIGHT]));
+	if (attr_ok(tb, IFLA_PADTUN_ORDER, sizeof(__u8)))
+		print_string(PRINT_ANY, "order", "order %s ",
+			     rta_getattr_u8(tb[IFLA_PADTUN_ORDER]) ==
+			     PADTUN_ORDER_FLOW ? "flow" : "link");
+	if (attr_ok(tb, IFLA_PADTUN_DOMAINS, sizeof(__u32)))
+		print_uint(PRINT_ANY, "domains", "domains %u ",
+			   rta_getattr_u32(tb[IFLA_PADTUN_DOMAINS]));
 	if (attr_ok(tb, IFLA_PADTUN_KEY_SET, sizeof(__u8))) {
 		bool set = rta_getattr_u8(tb[IFLA_PADTUN_KEY_SET]);
 

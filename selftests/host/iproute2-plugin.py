@@ -26,7 +26,7 @@ import tempfile
 
 # net/include/uapi/linux/padtun.h
 (LOCAL, REMOTE, LOCAL_PORT, REMOTE_PORT, KEY, KEY_SET, TRANSFORM, CPUS,
- CB_CPU, MAX_INFLIGHT, RX_CB_CPU) = range(1, 12)
+ CB_CPU, MAX_INFLIGHT, RX_CB_CPU, ORDER, DOMAINS) = range(1, 14)
 
 IFLA_IFNAME, IFLA_MTU, IFLA_TXQLEN, IFLA_LINKINFO = 3, 4, 13, 18
 IFLA_INFO_KIND, IFLA_INFO_DATA = 1, 2
@@ -242,6 +242,15 @@ def run_tests(libdir):
         ["link", "set", "lo", "type", "padtun", "transform", "none",
          "maxinflight", "64"],
         {TRANSFORM: b"none\0", MAX_INFLIGHT: struct.pack("=I", 64)})
+    expect_encoding(
+        "set: order flow, domains", libdir,
+        ["link", "set", "lo", "type", "padtun", "order", "flow",
+         "domains", "4"],
+        {ORDER: b"\1", DOMAINS: struct.pack("=I", 4)})
+    expect_encoding(
+        "set: order link alone", libdir,
+        ["link", "set", "lo", "type", "padtun", "order", "link"],
+        {ORDER: b"\0"})
 
     # --- client-side errors -------------------------------------------------
     base = ["link", "add", "padtun0", "type", "padtun"]
@@ -276,6 +285,12 @@ def run_tests(libdir):
                  r"invalid rxcbcpu")
     expect_error("duplicate rxcbcpu rejected", libdir,
                  base + ["rxcbcpu", "1", "rxcbcpu", "2"], r"duplicate")
+    expect_error("bad order rejected", libdir, base + ["order", "packet"],
+                 r"order must be link or flow")
+    expect_error("bad domains rejected", libdir, base + ["domains", "x"],
+                 r"invalid domains")
+    expect_error("duplicate order rejected", libdir,
+                 base + ["order", "flow", "order", "link"], r"duplicate")
     expect_error("missing argument rejected", libdir, base + ["cpus"],
                  r"[Cc]ommand line is not complete")
     expect_error("unknown option rejected", libdir, base + ["frob"],
@@ -289,11 +304,12 @@ def run_tests(libdir):
             nla(KEY_SET, b"\1") + nla(TRANSFORM, b"gcm-aes\0") +
             nla(CPUS, b"0-3\0") + nla(CB_CPU, struct.pack("=I", 1)) +
             nla(MAX_INFLIGHT, struct.pack("=I", 256)) +
-            nla(RX_CB_CPU, struct.pack("=I", 2)))
+            nla(RX_CB_CPU, struct.pack("=I", 2)) + nla(ORDER, b"\1") +
+            nla(DOMAINS, struct.pack("=I", 4)))
     r = show(libdir, full, False)
     want = ("padtun local 192.0.2.1 remote 192.0.2.2 localport 4789 "
             "remoteport 4790 transform gcm-aes cpus 0-3 cbcpu 1 rxcbcpu 2 "
-            "maxinflight 256 key set ")
+            "maxinflight 256 order flow domains 4 key set ")
     check(r.returncode == 0 and want in r.stdout, "ip -d shows the options",
           r.stdout + r.stderr)
     r = show(libdir, full, True)
@@ -304,7 +320,8 @@ def run_tests(libdir):
     check(data == {"local": "192.0.2.1", "remote": "192.0.2.2",
                    "local_port": 4789, "remote_port": 4790,
                    "transform": "gcm-aes", "cpus": "0-3", "cb_cpu": 1,
-                   "rx_cb_cpu": 2, "max_inflight": 256, "key_set": True},
+                   "rx_cb_cpu": 2, "max_inflight": 256, "order": "flow",
+                   "domains": 4, "key_set": True},
           "ip -j -d gives the JSON keys", data)
 
     v6 = (nla(LOCAL, socket.inet_pton(socket.AF_INET6, "fd00::1")) +
