@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for padtun's replay window (replay.c), key derivation
- * (keys.c), nonce layout (transform.c) and the checksum hint's bounds
- * (messages.h), built for test kernels only
+ * (keys.c), nonce layout (transform.c), the checksum hint's bounds and
+ * the seq field's domains (messages.h), built for test kernels only
  * (PADNET_TEST=y and CONFIG_KUNIT) and run by
  * selftests/scenarios/padtun-kunit.sh.
  */
@@ -173,6 +173,55 @@ static void replay_wrap_at_top(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(r, S2, PADTUN_SEQ_MAX - 1),
 			PADTUN_REPLAY_DUPLICATE);
 	KUNIT_EXPECT_EQ(test, check(r, S2, 0), PADTUN_REPLAY_TOO_OLD);
+}
+
+/* Order flow's domains: one window each, so the same counts of another
+ * domain are new, and a newer session restarts a domain's window alone
+ * (the other keeps refusing what it saw).
+ */
+static void replay_per_domain(struct kunit *test)
+{
+	struct padtun_replay *d0 = replay_new(test), *d1 = replay_new(test);
+	u64 seq;
+
+	for (seq = 0; seq < 100; seq++) {
+		KUNIT_EXPECT_EQ(test, check(d0, S1, seq), PADTUN_REPLAY_NEW);
+		KUNIT_EXPECT_EQ(test, check(d1, S1, seq), PADTUN_REPLAY_NEW);
+	}
+	KUNIT_EXPECT_EQ(test, check(d0, S2, 0), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(d0, S1, 100), PADTUN_REPLAY_OLD_SESSION);
+	/* Domain 1 has seen no data of S2 yet: S1's still counts there. */
+	KUNIT_EXPECT_EQ(test, check(d1, S1, 100), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(d1, S1, 99), PADTUN_REPLAY_DUPLICATE);
+	KUNIT_EXPECT_EQ(test, check(d1, S2, 0), PADTUN_REPLAY_NEW);
+	KUNIT_EXPECT_EQ(test, check(d1, S1, 101), PADTUN_REPLAY_OLD_SESSION);
+}
+
+/* The header's seq: the domain in the top 8 bits, its count below, so
+ * that domain 0 is the plain count and no two domains share a nonce.
+ */
+static void seq_domain_encoding(struct kunit *test)
+{
+	u8 n1[PADTUN_NONCE_LEN], n2[PADTUN_NONCE_LEN];
+	unsigned int d;
+	u64 wire;
+
+	KUNIT_EXPECT_EQ(test, padtun_seq(0, 12345), 12345ULL);
+	for (d = 0; d < PADTUN_DOMAINS_MAX; d++) {
+		wire = padtun_seq(d, PADTUN_SEQ_MAX);
+		KUNIT_EXPECT_EQ(test, padtun_seq_domain(wire), d);
+		KUNIT_EXPECT_EQ(test, padtun_seq_count(wire), PADTUN_SEQ_MAX);
+		/* A domain's last number is just below the next's first. */
+		KUNIT_EXPECT_EQ(test, wire + 1, padtun_seq(d + 1, 0));
+		KUNIT_EXPECT_EQ(test, padtun_seq_count(padtun_seq(d, 7)), 7ULL);
+	}
+	KUNIT_EXPECT_EQ(test, padtun_seq_domain(U64_MAX), 255U);
+
+	padtun_nonce(n1, padtun_seq(1, 5));
+	padtun_nonce(n2, padtun_seq(2, 5));
+	KUNIT_EXPECT_NE(test, memcmp(n1, n2, sizeof(n1)), 0);
+	padtun_nonce(n2, padtun_seq(0, 5));
+	KUNIT_EXPECT_NE(test, memcmp(n1, n2, sizeof(n1)), 0);
 }
 
 static const u8 test_key[32] = {
@@ -419,6 +468,8 @@ static struct kunit_case padtun_test_cases[] = {
 	KUNIT_CASE(replay_reset_follows_back),
 	KUNIT_CASE(replay_session_change),
 	KUNIT_CASE(replay_wrap_at_top),
+	KUNIT_CASE(replay_per_domain),
+	KUNIT_CASE(seq_domain_encoding),
 	KUNIT_CASE(keys_directions_and_sessions),
 	KUNIT_CASE(keys_one_fresh_nonce_suffices),
 	KUNIT_CASE(handshake_mac_binds_direction),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The padtun KUnit suite (net/padtun_test.c): the replay window (in order,
 # late in the window, duplicates, far behind, session change, wrap at the
-# top) and the keys (directions and sessions of one configured key never
+# top, one window per ordering domain), the seq field's domain and count,
+# and the keys (directions and sessions of one configured key never
 # share a key, so never a (key, nonce) pair; sessions only move forward)
 # and the nonce (lib/crypto's chacha20poly1305 and the crypto API's agree)
 # and the bounds of the header's checksum hint.
