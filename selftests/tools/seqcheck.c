@@ -3,7 +3,7 @@
  * seqcheck - UDP sequence checker for the padnet test scenarios.
  *
  *   seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]
- *                 [--flows N] [--gso N] [--raw-csum good|bad]
+ *                 [--flows N] [--flow-ports] [--gso N] [--raw-csum good|bad]
  *   seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]
  *                 [--flows N] [--dt N] [--bt N] [--history N] [--json]
  *   seqcheck metrics [--first N] [--dt N] [--bt N] [--history N] [--wrap32]
@@ -17,7 +17,10 @@
  * the flow, its low 32 bits the flow's sequence number: with one flow (the
  * default) it is the plain sequence number 0..COUNT-1 it always was, so
  * old and new binaries read each other's datagrams. With --flows N,
- * datagram n goes to flow n % N as that flow's number n / N. With --sizes, each
+ * datagram n goes to flow n % N as that flow's number n / N; with
+ * --flow-ports as well, each flow is sent from a socket of its own (its own
+ * source port: a flow of its own to a tunnel that hashes flows), still in
+ * the order of n. With --sizes, each
  * datagram's size is a pseudo-random function of its sequence number
  * between MIN and MAX (seq_size()), and a receiver given the same range
  * also counts a datagram of any other length as corrupt. With --gso N, the
@@ -41,6 +44,9 @@
  * or system errors. "reordered" counts datagrams whose sequence number is
  * lower than the highest seen before them in their flow (and not seen
  * before: a repeat is a duplicate only): RFC 4737's Type-P-Reordered.
+ * With several flows, "interflow reorders" counts the same over the
+ * stream as sent, datagram n of all flows: what keeping each flow's order
+ * alone allows, reported and not judged.
  * "invalid" datagrams (foreign: bad magic, short, a flow >= N or a
  * sequence number beyond the flow's share of COUNT) are ignored and
  * reported, not judged. "metrics" computes the same metrics on sequence
@@ -165,6 +171,8 @@ struct seq_state {
 	uint64_t received;	/* distinct valid sequence numbers */
 	uint64_t duplicates;
 	uint64_t reordered;
+	uint64_t interflow;	/* reordered in the stream of all flows */
+	uint64_t highest;	/* the highest datagram n seen, if received */
 	uint64_t corrupt;	/* right magic and seq, wrong size or payload */
 	uint64_t invalid;	/* foreign datagrams, ignored */
 	size_t size_min, size_max;	/* --sizes; 0: any size */
@@ -295,6 +303,10 @@ static enum seq_class seq_account(struct seq_state *st, const uint8_t *buf,
 		return SEQ_DUPLICATE;
 	}
 	st->seen[bit / 8] |= 1u << (bit % 8);
+	if (st->received && bit < st->highest)
+		st->interflow++;
+	else
+		st->highest = bit;
 	st->received++;
 	c = account_first_copy(&st->flow[f], seq, len);
 	if (c == SEQ_REORDERED)
@@ -359,6 +371,8 @@ static int report_metrics_text(FILE *out, struct seq_state *st)
 		return -1;
 	rm_print_text(out, "total", &sum);
 	rm_summary_free(&sum);
+	if (st->nflows > 1)
+		fprintf(out, "interflow reorders %" PRIu64 "\n", st->interflow);
 	for (uint32_t f = 0; st->nflows > 1 && f < st->nflows; f++) {
 		const struct seq_flow *fl = &st->flow[f];
 
@@ -418,10 +432,12 @@ static int report_json(FILE *out, struct seq_state *st,
 		PRIu64 ",\"reordered\":%" PRIu64 ",\"corrupt\":%" PRIu64
 		",\"invalid\":%" PRIu64 ",\"socket_drops\":%" PRIu64
 		",\"first_to_last_seconds\":%.6f,\"max_loss\":%" PRIu64
-		",\"pass\":%s,\"total\":{", st->count, st->nflows, st->received,
-		seq_lost(st), st->duplicates, st->reordered, st->corrupt,
-		st->invalid, run->socket_drops, run->seconds, run->max_loss,
-		seq_passed(st, run->max_loss) ? "true" : "false");
+		",\"pass\":%s,\"interflow_reorders\":%" PRIu64 ",\"total\":{",
+		st->count, st->nflows, st->received, seq_lost(st),
+		st->duplicates, st->reordered, st->corrupt, st->invalid,
+		run->socket_drops, run->seconds, run->max_loss,
+		seq_passed(st, run->max_loss) ? "true" : "false",
+		st->interflow);
 	rm_print_json(out, &sum);
 	fputc('}', out);
 	rm_summary_free(&sum);
@@ -437,7 +453,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: seqcheck send ADDR PORT COUNT [SIZE] [--rate PPS] [--sizes MIN-MAX]\n"
-		"                     [--flows N] [--gso N] [--raw-csum good|bad]\n"
+		"                     [--flows N] [--flow-ports] [--gso N] [--raw-csum good|bad]\n"
 		"       seqcheck recv PORT COUNT [--timeout SEC] [--max-loss N] [--sizes MIN-MAX]\n"
 		"                     [--flows N] [--dt N] [--bt N] [--history N] [--json]\n"
 		"       seqcheck metrics [--first N] [--dt N] [--bt N] [--history N]\n"
@@ -452,11 +468,14 @@ static void usage(FILE *f)
 		"SIZE); recv then also checks every datagram's length.\n"
 		"PPS paces the sender (default: as fast as possible).\n"
 		"--flows N (1..%d, default 1): datagram n goes to flow n %% N as its\n"
-		"number n / N; give recv the sender's N. recv reports each flow.\n"
+		"number n / N; give recv the sender's N. recv reports each flow,\n"
+		"and as \"interflow reorders\" how far the flows came out of n's order.\n"
+		"--flow-ports (not with --gso): each flow from its own socket, so\n"
+		"its own source port.\n"
 		"--gso N (1..%d, not with --sizes): send N datagrams at a time, in\n"
 		"one UDP GSO send (UDP_SEGMENT); N * SIZE at most %d.\n"
-		"--raw-csum good|bad (IPv4, not with --gso): send from a raw socket,\n"
-		"the UDP checksum complete and right, or wrong on purpose.\n"
+		"--raw-csum good|bad (IPv4, not with --gso or --flow-ports): send\n"
+		"from a raw socket, the UDP checksum right, or wrong on purpose.\n"
 		"SEC is how long recv waits for a datagram before giving up\n"
 		"(default %d; the clock restarts at every datagram).\n"
 		"--max-loss N: lost datagrams still accepted (default 0).\n"
@@ -690,6 +709,47 @@ static void raw_udp_header(uint8_t *udp, size_t len,
 	udp[7] = c & 0xff;
 }
 
+static void close_senders(int *fds, uint32_t n)
+{
+	while (n--)
+		close(fds[n]);
+	free(fds);
+}
+
+/* The sending sockets: @n of them, each its own ephemeral source port;
+ * with @raw one raw socket that writes its own UDP header.
+ */
+static int *open_senders(int family, uint32_t n, uint64_t gso, uint64_t size,
+			 bool raw)
+{
+	int *fds = calloc(n, sizeof(*fds));
+	uint32_t i;
+
+	if (!fds) {
+		perror("seqcheck: calloc");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		fds[i] = raw ? socket(AF_INET, SOCK_RAW, IPPROTO_UDP) :
+			       socket(family, SOCK_DGRAM, 0);
+		if (fds[i] < 0) {
+			perror("seqcheck: socket");
+			goto err;
+		}
+		if (gso > 1 && setsockopt(fds[i], IPPROTO_UDP, UDP_SEGMENT,
+					  &(int){ size }, sizeof(int))) {
+			perror("seqcheck: UDP_SEGMENT");
+			i++;
+			goto err;
+		}
+	}
+	return fds;
+
+err:
+	close_senders(fds, i);
+	return NULL;
+}
+
 static int cmd_send(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
@@ -698,11 +758,12 @@ static int cmd_send(int argc, char **argv)
 	uint64_t count, size = SEQ_DEF_SIZE, rate = 0, seq, sent = 0, field;
 	uint64_t gso = 1, n;
 	size_t size_min = 0, size_max = 0, hdr = 0;
+	uint32_t nflows = 1, nfds = 1;
 	struct sockaddr_in src;
 	int raw = -1;	/* --raw-csum: 0 good, 1 bad */
-	uint32_t nflows = 1;
+	bool flow_ports = false;
 	uint16_t port;
-	int npos = 0, fd, ret = 0;
+	int npos = 0, fd, *fds, ret = 0;
 	const char *pos[4];
 	uint8_t *buf;
 
@@ -710,6 +771,8 @@ static int cmd_send(int argc, char **argv)
 		if (strcmp(argv[i], "--flows") == 0) {
 			if (++i == argc || parse_flows(argv[i], &nflows))
 				return 2;
+		} else if (strcmp(argv[i], "--flow-ports") == 0) {
+			flow_ports = true;
 		} else if (strcmp(argv[i], "--rate") == 0) {
 			if (++i == argc ||
 			    parse_u64(argv[i], 1, 100000000, &rate, "rate"))
@@ -736,8 +799,9 @@ static int cmd_send(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (npos < 3 || (npos > 3 && size_max) || (gso > 1 && size_max) ||
-	    (raw >= 0 && gso > 1)) {
+	if (npos < 3 || (npos > 3 && size_max) ||
+	    (gso > 1 && (size_max || flow_ports)) ||
+	    (raw >= 0 && (gso > 1 || flow_ports))) {
 		usage(stderr);
 		return 2;
 	}
@@ -759,26 +823,18 @@ static int cmd_send(int argc, char **argv)
 			return 2;
 		}
 		hdr = 8;
-		fd = socket(AF_INET, SOCK_RAW, IPPROTO_UDP);
-	} else {
-		fd = socket(ss.ss_family, SOCK_DGRAM, 0);
 	}
-	if (fd < 0) {
-		perror("seqcheck: socket");
+	if (flow_ports)
+		nfds = nflows;
+	fds = open_senders(ss.ss_family, nfds, gso, size, raw >= 0);
+	if (!fds)
 		return 2;
-	}
-	if (gso > 1 && setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &(int){ size },
-				  sizeof(int))) {
-		perror("seqcheck: UDP_SEGMENT");
-		close(fd);
-		return 2;
-	}
 	if (size_max)
 		size = size_max;
 	buf = malloc(hdr + size * gso);
 	if (!buf) {
 		perror("seqcheck: malloc");
-		close(fd);
+		close_senders(fds, nfds);
 		return 2;
 	}
 	catch_signals();
@@ -796,6 +852,8 @@ static int cmd_send(int argc, char **argv)
 		if (raw >= 0)
 			raw_udp_header(buf, size, &src,
 				       (struct sockaddr_in *)&ss, raw);
+		/* One datagram at a time with several sockets (no --gso). */
+		fd = fds[seq % nfds];
 		for (;;) {
 			if (sendto(fd, buf, hdr + n * size, 0,
 				   (struct sockaddr *)&ss,
@@ -824,7 +882,7 @@ static int cmd_send(int argc, char **argv)
 out:
 	printf("sent %" PRIu64 "\n", sent);
 	free(buf);
-	close(fd);
+	close_senders(fds, nfds);
 	if (!ret && sent != count)
 		ret = 1;
 	return ret;
@@ -1344,6 +1402,47 @@ static bool check_classes(int n)
 	return ok;
 }
 
+/* Datagram numbers @ns of a stream over @nflows flows, in that order. */
+static bool check_flows_case(const char *name, const uint64_t *ns, size_t len,
+			     uint32_t nflows, uint64_t reordered,
+			     uint64_t interflow)
+{
+	struct seq_state st;
+	uint8_t buf[SEQ_DEF_SIZE];
+	bool ok;
+
+	if (seq_init_flows(&st, len, nflows, &seq_def_params))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		seq_build(buf, sizeof(buf), seq_field(ns[i], nflows));
+		seq_account(&st, buf, sizeof(buf));
+	}
+	ok = st.received == len && st.reordered == reordered &&
+	     st.interflow == interflow &&
+	     seq_passed(&st, 0) == !reordered;
+	if (!ok)
+		printf("# %s: reordered %" PRIu64 " interflow %" PRIu64 "\n",
+		       name, st.reordered, st.interflow);
+	seq_free(&st);
+	return ok;
+}
+
+/* Flows judged each on its own: the stream of all may be reordered. */
+static bool check_flows(int n)
+{
+	static const uint64_t apart[] = { 0, 1, 3, 2, 5, 4 };
+	static const uint64_t broken[] = { 0, 3, 2, 1 };
+	bool ok;
+
+	ok = check_flows_case("flows kept, stream reordered", apart,
+			      ARRAY_SIZE(apart), 2, 0, 2) &&
+	     check_flows_case("a flow reordered", broken, ARRAY_SIZE(broken),
+			      2, 1, 2);
+	printf("%s %d - per-flow order and interflow reorders\n",
+	       ok ? "ok" : "not ok", n);
+	return ok;
+}
+
 static int cmd_selftest(void)
 {
 	static const struct stream_case cases[] = {
@@ -1380,12 +1479,13 @@ static int cmd_selftest(void)
 		{ "without sizes, the short one passes", 3, "t 1 2", 0,
 		  3, 0, 0, 0, 0, 0, true, false },
 	};
-	int n = ARRAY_SIZE(cases) + 1, failed = 0;
+	int n = ARRAY_SIZE(cases) + 2, failed = 0;
 
 	printf("TAP version 13\n1..%d\n", n);
-	for (int i = 0; i < n - 1; i++)
+	for (int i = 0; i < n - 2; i++)
 		failed += !run_case(&cases[i], i + 1);
-	failed += !check_classes(n);
+	failed += !check_classes(n - 1);
+	failed += !check_flows(n);
 	printf("# %d passed, %d failed\n", n - failed, failed);
 	return failed ? 1 : 0;
 }
