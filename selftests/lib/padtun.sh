@@ -201,3 +201,12 @@ ns_padtun_pair() {
 	ip -n "$_n2" addr add 198.19.1.2/24 dev padtun0 &&
 	ip -n "$_n1" link set padtun0 up && ip -n "$_n2" link set padtun0 up
 }
+
+# seqcheck_figures FILE: of a seqcheck recv report, status ("RECEIVED LOST
+# REORDERED"), interflow (the interflow reorders of several flows) and
+# flows_reordered (the flows with a reorder of their own).
+seqcheck_figures() {
+	status=$(sed -n 's/^received \([0-9]*\) lost \([0-9]*\) .*reordered \([0-9]*\)$/\1 \2 \3/p' "$1")
+	interflow=$(sed -n 's/^interflow reorders \([0-9]*\)$/\1/p' "$1")
+	flows_reordered=$(grep -c '^flow [0-9]* .* reorders [1-9]' "$1")
+}
