@@ -202,6 +202,23 @@ ns_padtun_pair() {
 	ip -n "$_n1" link set padtun0 up && ip -n "$_n2" link set padtun0 up
 }
 
+# hotplug_loop SECONDS: CPUs 1 and 2 off and on again until time is up;
+# how many rounds into $RESULTS/hotplug-count.txt.
+hotplug_loop() {
+	end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	n=0
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+		for c in 1 2; do
+			echo 0 > /sys/devices/system/cpu/cpu$c/online || return 1
+			sleep 0.3
+			echo 1 > /sys/devices/system/cpu/cpu$c/online || return 1
+			sleep 0.3
+			n=$((n + 1))
+		done
+	done
+	echo "$n" > "$RESULTS/hotplug-count.txt"
+}
+
 # seqcheck_figures FILE: of a seqcheck recv report, status ("RECEIVED LOST
 # REORDERED"), interflow (the interflow reorders of several flows) and
 # flows_reordered (the flows with a reorder of their own).
@@ -209,4 +226,17 @@ seqcheck_figures() {
 	status=$(sed -n 's/^received \([0-9]*\) lost \([0-9]*\) .*reordered \([0-9]*\)$/\1 \2 \3/p' "$1")
 	interflow=$(sed -n 's/^interflow reorders \([0-9]*\)$/\1/p' "$1")
 	flows_reordered=$(grep -c '^flow [0-9]* .* reorders [1-9]' "$1")
+}
+
+# hotplug_settled: after hotplug_loop, with every CPU back: padtun0
+# dropped nothing, and its serial CPUs moved away and back (the moves come
+# in pairs). Two TAP lines.
+hotplug_settled() {
+	ethtool -S padtun0 > "$RESULTS/ethtool.txt"
+	[ "$(stat tx_dropped)" = 0 ] && [ "$(stat rx_dropped)" = 0 ]
+	ok $? "padtun dropped nothing (tx_busy $(stat tx_busy), rx_busy $(stat rx_busy), tx_dropped $(stat tx_dropped), rx_dropped $(stat rx_dropped))"
+	sleep 1
+	moves=$(stat cb_cpu_moves)
+	[ "${moves:-0}" -gt 0 ] && [ $((moves % 2)) = 0 ]
+	ok $? "serial CPUs moved away and back ($moves moves)"
 }

@@ -26,22 +26,6 @@ sync_with_peer links-up
 ping -c 3 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER"
 
-# hotplug_loop SECONDS: CPUs 1 and 2 off and on again until time is up.
-hotplug_loop() {
-	end=$(($(cut -d. -f1 /proc/uptime) + $1))
-	n=0
-	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
-		for c in 1 2; do
-			echo 0 > /sys/devices/system/cpu/cpu$c/online || return 1
-			sleep 0.3
-			echo 1 > /sys/devices/system/cpu/cpu$c/online || return 1
-			sleep 0.3
-			n=$((n + 1))
-		done
-	done
-	echo "$n" > "$RESULTS/hotplug-count.txt"
-}
-
 # under_hotplug: while the peer's stream comes, ours goes out, b's TCP
 # runs and the CPUs go off and on.
 under_hotplug() {
@@ -73,17 +57,9 @@ seqcheck_recv hotplug "$RESULTS/seqcheck.txt" \
 	-- under_hotplug
 sync_with_peer hotplug-done
 
-ethtool -S padtun0 > "$RESULTS/ethtool.txt"
-echo "# tx_busy $(stat tx_busy) rx_busy $(stat rx_busy) tx_dropped $(stat tx_dropped) rx_dropped $(stat rx_dropped)"
-[ "$(stat tx_dropped)" = 0 ] && [ "$(stat rx_dropped)" = 0 ]
-ok $? "padtun dropped nothing"
 # tx's serial CPU away from CPU 1, rx's from CPU 2 (each to 0, the first
-# active CPU of the list) and back: the moves come in pairs once every CPU
-# is back.
-sleep 1
-moves=$(stat cb_cpu_moves)
-[ "${moves:-0}" -gt 0 ] && [ $((moves % 2)) = 0 ]
-ok $? "serial CPUs moved away and back ($moves moves)"
+# active CPU of the list) and back.
+hotplug_settled
 # Back, each where it belongs: the link's two padata instances (tx's
 # created first) ran serial() for the pings only on CPU 1 (tx) and 2 (rx).
 link_serial_snapshot
