@@ -7,8 +7,15 @@
  *    as the response proves the peer holds it; the responder once the
  *    peer says it sends under it too (its confirm, or its data
  *    authenticated);
- *  - cur: the session the replay window follows, the newest one whose
- *    data authenticated;
+ *  - cur: the newest session whose data authenticated; each domain's
+ *    replay window follows it once that domain's data of it comes;
+ *  - prev: with several ordering domains, the cur before, until the next
+ *    promotion: the domains keep no order between them, so the peer's
+ *    datagrams of the old session in one domain may come after the new
+ *    one's in another. With one domain nothing of the old session can
+ *    follow the new one's first datagram but what the wire reordered,
+ *    which its window refuses anyway: the old session is dropped, and a
+ *    capture of it costs no crypto (a peer that restarted);
  *  - next: the newest session made, none of whose data was seen yet.
  *
  * Only data moves cur: the confirm overtakes the initiator's datagrams
@@ -17,8 +24,8 @@
  * newer init may replace next before the peer's first datagram of a
  * session we already send under arrives.
  *
- * A received datagram is checked, before any crypto, against cur, next
- * and tx by the name in its header; a datagram of any other session is refused
+ * A received datagram is checked, before any crypto, against cur, next,
+ * tx and prev by the name in its header; a datagram of any other session is refused
  * (rx_unknown_session), so an end never spends crypto on data of a
  * session it did not help make, and a datagram of ours sent back is told
  * apart by our sending name (rx_own_session). Keys are made in process
@@ -205,16 +212,18 @@ static bool padtun_sessions_settled(struct padtun_sessions *ss,
  * @pt: the device
  * @s: the session of an authenticated datagram
  *
- * A newer session than the window's becomes cur (the replay window
- * restarts on it: replay.c), and what we send under, if that is older.
+ * A newer session than cur becomes cur (each domain's replay window
+ * restarts on it with that domain's first datagram of it: replay.c), the
+ * old cur prev if the link has several domains, and what we send under,
+ * if that is older.
  *
  * Context: BHs disabled (serial()).
  */
 void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
 {
 	struct padtun_sessions *ss = &pt->sessions;
-	struct padtun_session *old_cur = NULL, *old_next = NULL, *old_tx = NULL;
-	struct padtun_session *cur;
+	struct padtun_session *old_prev = NULL, *old_next = NULL, *old_tx = NULL;
+	struct padtun_session *old_cur = NULL, *cur;
 	bool started;
 
 	if (likely(padtun_sessions_settled(ss, s)))
@@ -223,7 +232,13 @@ void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
 	spin_lock_bh(&ss->lock);
 	cur = rcu_dereference_protected(ss->cur, lockdep_is_held(&ss->lock));
 	if (!cur || s->gen > cur->gen) {
-		old_cur = padtun_sessions_swap(ss, &ss->cur, s);
+		/* cur's reference moves to prev, or is dropped. */
+		old_prev = padtun_sessions_swap(ss, &ss->prev, NULL);
+		if (READ_ONCE(pt->domains) > 1)
+			rcu_assign_pointer(ss->prev, cur);
+		else
+			old_cur = cur;
+		rcu_assign_pointer(ss->cur, padtun_session_hold(s));
 		if (rcu_access_pointer(ss->next) == s)
 			old_next = padtun_sessions_swap(ss, &ss->next, NULL);
 	}
@@ -232,6 +247,7 @@ void padtun_sessions_promote(struct padtun_dev *pt, struct padtun_session *s)
 	if (started)
 		padtun_sessions_tx_started(pt);
 	padtun_session_put(old_cur);
+	padtun_session_put(old_prev);
 	padtun_session_put(old_next);
 	padtun_session_put(old_tx);
 }
@@ -272,16 +288,17 @@ void padtun_sessions_confirmed(struct padtun_dev *pt, struct padtun_session *s)
 void padtun_sessions_forget(struct padtun_dev *pt)
 {
 	struct padtun_sessions *ss = &pt->sessions;
-	struct padtun_session *old[3];
+	struct padtun_session *old[4];
+	int i;
 
 	spin_lock_bh(&ss->lock);
 	old[0] = padtun_sessions_swap(ss, &ss->tx, NULL);
 	old[1] = padtun_sessions_swap(ss, &ss->cur, NULL);
-	old[2] = padtun_sessions_swap(ss, &ss->next, NULL);
+	old[2] = padtun_sessions_swap(ss, &ss->prev, NULL);
+	old[3] = padtun_sessions_swap(ss, &ss->next, NULL);
 	spin_unlock_bh(&ss->lock);
-	padtun_session_put(old[0]);
-	padtun_session_put(old[1]);
-	padtun_session_put(old[2]);
+	for (i = 0; i < ARRAY_SIZE(old); i++)
+		padtun_session_put(old[i]);
 }
 
 /**
@@ -341,6 +358,9 @@ static struct padtun_session *padtun_rx_session_find(struct padtun_dev *pt,
 	if (s && s->rx_id == id)
 		return s;
 	s = rcu_dereference(ss->tx);
+	if (s && s->rx_id == id)
+		return s;
+	s = rcu_dereference(ss->prev);
 	if (s && s->rx_id == id)
 		return s;
 	return NULL;
@@ -411,6 +431,7 @@ void padtun_sessions_init(struct padtun_sessions *ss)
 {
 	RCU_INIT_POINTER(ss->tx, NULL);
 	RCU_INIT_POINTER(ss->cur, NULL);
+	RCU_INIT_POINTER(ss->prev, NULL);
 	RCU_INIT_POINTER(ss->next, NULL);
 	spin_lock_init(&ss->lock);
 	ss->gen = 0;

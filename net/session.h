@@ -20,7 +20,8 @@ struct padtun_dev;
 struct padtun_batch;
 
 /* Freed (after an RCU grace period, from padtun_wq) with its last
- * reference: one for each of tx/cur/next that points at it, one per batch.
+ * reference: one for each of tx/cur/prev/next that points at it, one per
+ * batch.
  */
 struct padtun_session {
 	refcount_t refs;
@@ -40,7 +41,8 @@ struct padtun_session {
 struct padtun_sessions {
 	/* Read under RCU by the datapath; written under @lock. */
 	struct padtun_session __rcu *tx;	/* what we send under */
-	struct padtun_session __rcu *cur;	/* the replay window's */
+	struct padtun_session __rcu *cur;	/* the replay windows' */
+	struct padtun_session __rcu *prev;	/* the cur before: late data */
 	struct padtun_session __rcu *next;	/* made, no data of it seen yet */
 	/* Guards the writers and @gen. Taken in serial() (BHs off) and in
 	 * the handshake work.

@@ -8,6 +8,10 @@
 #       parallel() is slowed (delay_us_max) so that datagrams of the old
 #       session are still in its pipeline when its confirm, which does not
 #       queue behind them, reaches b;
+#   rekey-flow: the same over links re-created with order flow domains 4,
+#       in 8 flows: each flow in order, nothing lost, though a domain's
+#       last datagrams of an old session may come after another domain's
+#       first of the new one;
 #   vmfork: a's VM-fork notification (knob vmfork: a restored snapshot)
 #       makes it drop its sessions and make a new one: a's stream to b,
 #       sent across it, arrives complete and in order;
@@ -30,19 +34,26 @@
 KNOBS=/sys/kernel/debug/padtun
 CAP=/tmp/capture-init
 
+# link_up: padtun0 with $ORDER (the rekey-flow phase on: order flow).
+ORDER=""
 link_up() {
-	padtun_add && echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
+	# shellcheck disable=SC2086 # no words, or order flow domains N
+	padtun_add $ORDER &&
+		echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
 		padtun_up
 }
 
-# stream_to_peer BARRIER FILE DESC COUNT: b receives COUNT datagrams from
-# a (b judges them), or a sends them; at 1,000 a second.
+# stream_to_peer BARRIER FILE DESC COUNT [FLOWS]: b receives COUNT
+# datagrams from a (b judges them, each flow's order), or a sends them; at
+# 1,000 a second, in FLOWS flows (default 1) from as many source ports.
 stream_to_peer() {
+	_flows=${5:-1}
 	if [ "$ROLE" = b ]; then
-		seqcheck_recv "$1" "$2" "$3" 6000 "$4" --timeout 30
+		seqcheck_recv "$1" "$2" "$3" 6000 "$4" --timeout 30 --flows "$_flows"
 	else
 		sync_with_peer "$1"
-		seqcheck send "$OTHER" 6000 "$4" 500 --rate 1000 > /dev/null
+		seqcheck send "$OTHER" 6000 "$4" 500 --rate 1000 \
+			--flows "$_flows" --flow-ports > /dev/null
 		ok $? "$1: seqcheck sent $4 datagrams to b"
 	fi
 }
@@ -60,23 +71,41 @@ ok $? "up: a session made ($made), nothing dropped while it was made"
 sync_with_peer up-done
 
 # --- rekey under load ---------------------------------------------------
-[ "$ROLE" = a ] && echo 1000 > $KNOBS/rekey_ms && echo 2000 > $KNOBS/delay_us_max
-before=$(stat sessions_made)
-confirms=$(stat hs_confirm_sent)
-stream_to_peer rekey "$RESULTS/rekey-seqcheck.txt" \
-	"rekey: 5000 datagrams across rekeys, in order, nothing lost" 5000
-sync_with_peer rekey-done
-echo 0 > $KNOBS/rekey_ms
-echo 0 > $KNOBS/delay_us_max
-rekeys=$(($(stat sessions_made) - before))
-confirms=$(($(stat hs_confirm_sent) - confirms))
-echo "# rekey: $rekeys sessions made during the stream, $confirms confirmed by this end; rx_old_session $(stat rx_old_session), rx_unknown_session $(stat rx_unknown_session)"
-[ "$rekeys" -ge 3 ]
-ok $? "rekey: at least 3 sessions made during the stream ($rekeys)"
-if [ "$ROLE" = a ]; then
-	[ "$confirms" -ge 2 ]
-	ok $? "rekey: a, the sender, initiated at least 2 of them ($confirms)"
-fi
+# rekey NAME FLOWS: the stream across rekeys that a initiates, its
+# parallel() slowed so that old-session datagrams are in flight at each.
+rekey() {
+	[ "$ROLE" = a ] && echo 1000 > $KNOBS/rekey_ms &&
+		echo 2000 > $KNOBS/delay_us_max
+	before=$(stat sessions_made)
+	confirms=$(stat hs_confirm_sent)
+	stream_to_peer "$1" "$RESULTS/$1-seqcheck.txt" \
+		"$1: 5000 datagrams in $2 flows across rekeys, each in order, nothing lost" \
+		5000 "$2"
+	sync_with_peer "$1-done"
+	echo 0 > $KNOBS/rekey_ms
+	echo 0 > $KNOBS/delay_us_max
+	rekeys=$(($(stat sessions_made) - before))
+	confirms=$(($(stat hs_confirm_sent) - confirms))
+	echo "# $1: $rekeys sessions made during the stream, $confirms confirmed by this end; rx_old_session $(stat rx_old_session), rx_unknown_session $(stat rx_unknown_session)"
+	[ "$rekeys" -ge 3 ]
+	ok $? "$1: at least 3 sessions made during the stream ($rekeys)"
+	if [ "$ROLE" = a ]; then
+		[ "$confirms" -ge 2 ]
+		ok $? "$1: a, the sender, initiated at least 2 of them ($confirms)"
+	fi
+}
+
+rekey rekey 1
+# With order flow the domains keep no order between them: the old
+# session's last datagrams in one domain may come after the new one's
+# first in another.
+ORDER="order flow domains 4"
+ip link del padtun0 && link_up
+ok $? "padtun0 re-created with $ORDER"
+sync_with_peer flow-links-up
+ping -c 2 -W 5 "$OTHER" > /dev/null
+ok $? "ping $OTHER on the order flow link"
+rekey rekey-flow 8
 
 # --- VM fork ------------------------------------------------------------
 before=$(stat sessions_made)
