@@ -694,7 +694,8 @@ static void raw_udp_header(uint8_t *udp, size_t len,
 	memcpy(udp + 2, &dst->sin_port, 2);
 	udp[4] = (len + 8) >> 8;
 	udp[5] = (len + 8) & 0xff;
-	udp[6] = udp[7] = 0;
+	udp[6] = 0;
+	udp[7] = 0;
 	sum = csum_add(sum, (const uint8_t *)&src->sin_addr, 4);
 	sum = csum_add(sum, (const uint8_t *)&dst->sin_addr, 4);
 	sum = csum_add(sum, udp, len + 8);
