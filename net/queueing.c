@@ -302,11 +302,8 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch)
 	/* Counted first: serial() may run before padata_do_parallel returns. */
 	atomic_add(batch->count, &q->inflight);
 	cb_cpu = READ_ONCE(q->serial_cpu[batch->domain]);
-	if (likely(!batch->domain))
-		ret = padata_do_parallel(q->pinst, &batch->padata, cb_cpu);
-	else
-		ret = padata_do_parallel_domain(q->doms[batch->domain],
-						&batch->padata, cb_cpu);
+	ret = padata_do_parallel_domain(q->doms[batch->domain], &batch->padata,
+					cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
 		return 0;
@@ -575,6 +572,7 @@ int padtun_queue_init(struct padtun_queue *q, struct padtun_dev *pt,
 		return pinst ? PTR_ERR(pinst) : -ENOMEM;
 	}
 	q->pinst = pinst;
+	q->doms[0] = padata_instance_domain(pinst);
 	padata_start(pinst);
 	return 0;
 }
@@ -596,6 +594,7 @@ void padtun_queue_destroy(struct padtun_queue *q)
 	padtun_queue_free_domains(q, 1);
 	padata_free(q->pinst);
 	q->pinst = NULL;
+	q->doms[0] = NULL;
 	/* A serial() that read !paused just before may have re-armed it. */
 	cancel_delayed_work_sync(&q->resubmit);
 

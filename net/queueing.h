@@ -118,9 +118,10 @@ struct padtun_queue {
 	struct padtun_dev *pt;		/* the ops' and the counters' */
 	struct padata_instance *pinst;
 	const struct padtun_queue_ops *ops;
-	/* Ordering domain N > 0 of order flow (docs/padtun.rst); domain 0 is
-	 * the instance's own. Changed under RTNL with the queue paused and
-	 * empty (padtun_queue_set_domains()).
+	/* The ordering domains of order flow (docs/padtun.rst); domain 0 is
+	 * the instance's own, set and cleared with it. The others change
+	 * under RTNL with the queue paused and empty
+	 * (padtun_queue_set_domains()).
 	 */
 	struct padata_domain *doms[PADTUN_DOMAINS_MAX];
 	unsigned int domains;		/* how many: under @lock or paused */

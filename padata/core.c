@@ -514,6 +514,24 @@ err_free_dom:
 EXPORT_SYMBOL_GPL(padata_alloc_domain);
 
 /**
+ * padata_instance_domain - an instance's own ordering domain
+ * @pinst: the instance.
+ *
+ * Submitting to it with padata_do_parallel_domain() is padata_do_parallel()
+ * on @pinst, so a caller that keeps its domains in a table can put this
+ * one first and submit every object the same way. It lives as long as
+ * @pinst: never pass it to padata_free_domain().
+ *
+ * Context: any context.
+ * Return: @pinst's domain 0.
+ */
+struct padata_domain *padata_instance_domain(struct padata_instance *pinst)
+{
+	return &pinst->dom0;
+}
+EXPORT_SYMBOL_GPL(padata_instance_domain);
+
+/**
  * padata_free_domain - wait for a domain's objects, and free it
  * @dom: a domain from padata_alloc_domain().
  *

@@ -1808,6 +1808,33 @@ static void pt_submit_turns(struct pt_ctx **ctx, int n, u32 from, u32 to,
 }
 
 /*
+ * padata_instance_domain() names the instance's own order: objects
+ * submitted in turn with padata_do_parallel() and through it, parked,
+ * then completed newest first, are serialised in one order. Were it
+ * another domain, its first object would be serialised before the
+ * instance's, completed last.
+ */
+static void padata_test_instance_domain(struct kunit *test)
+{
+	const u32 nr = 200;
+	struct pt_ctx *ctx = pt_ctx_create(test, 0, NULL, nr, 1000);
+	struct padata_domain *own = padata_instance_domain(ctx->pinst);
+	int cb = cpumask_first(cpu_online_mask);
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		ctx->dom = i % 2 ? own : NULL;
+		pt_submit_range(ctx, i, i + 1, PT_PARK, cb);
+	}
+	/* pt_ctx_destroy() would free a domain it found here. */
+	ctx->dom = NULL;
+	pt_wait_parked(ctx, nr);
+	pt_unpark(ctx, true);
+	pt_wait_all(ctx);
+	pt_verify(ctx, nr);
+}
+
+/*
  * Three ordering domains of one instance, its own and two more, limit 64:
  * objects submitted to them in turn, half before a mask change and half
  * after, parked, then completed newest first, the domains in turn. Each
@@ -3074,6 +3101,7 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_softirq_submitters),
 	KUNIT_CASE(padata_test_chain),
 	KUNIT_CASE(padata_test_two_instances),
+	KUNIT_CASE(padata_test_instance_domain),
 	KUNIT_CASE(padata_test_domains_interleaved),
 	KUNIT_CASE(padata_test_domain_stalled),
 	KUNIT_CASE(padata_test_domain_hotplug_cb_cpu),

@@ -40,6 +40,7 @@
 #define padata_domain		padnet_domain
 #define padata_alloc_domain	padnet_alloc_domain
 #define padata_free_domain	padnet_free_domain
+#define padata_instance_domain	padnet_instance_domain
 #define padata_do_parallel_domain padnet_do_parallel_domain
 #endif
 
@@ -82,6 +83,7 @@ int padnet_do_parallel(struct padnet_instance *pinst,
 void padnet_do_serial(struct padnet_priv *padata);
 struct padnet_domain *padnet_alloc_domain(struct padnet_instance *pinst);
 void padnet_free_domain(struct padnet_domain *dom);
+struct padnet_domain *padnet_instance_domain(struct padnet_instance *pinst);
 int padnet_do_parallel_domain(struct padnet_domain *dom,
 			      struct padnet_priv *padata, int cb_cpu);
 
