@@ -7,13 +7,16 @@
  * receiver, no sequence numbers (seqcheck is the checker; this is only
  * the load).
  *
- *   udpload ADDR PORT SIZE SECONDS [--batch N]
+ *   udpload ADDR PORT SIZE SECONDS [--batch N] [--flows F]
  *
  * ADDR is numeric IPv4 or IPv6, SIZE the UDP payload (1..65507), N the
- * datagrams per sendmmsg() call (1..1024, default 64). A full socket
- * buffer blocks the sender, as it should: what is measured is the path
- * below the socket. Prints "sent N seconds S" (S: elapsed, monotonic)
- * and exits 0; 2 on usage or system errors.
+ * datagrams per sendmmsg() call (1..1024, default 64). With F flows
+ * (1..64, default 1) the calls go round F sockets, each with a source
+ * port of its own, so that a device that hashes flows (padtun's order
+ * flow) sees F of them. A full socket buffer blocks the sender, as it
+ * should: what is measured is the path below the socket. Prints "sent N
+ * seconds S" (S: elapsed, monotonic) and exits 0; 2 on usage or system
+ * errors.
  */
 
 #define _GNU_SOURCE
@@ -31,6 +34,7 @@
 #include "pace.h"
 
 #define BATCH_MAX	1024
+#define FLOWS_MAX	64
 #define SIZE_MAX_UDP	65507
 
 static int parse_num(const char *s, long min, long max, long *out)
@@ -72,7 +76,7 @@ static int parse_addr(const char *s, long port, struct sockaddr_storage *ss,
 
 static void print_usage(FILE *f)
 {
-	fprintf(f, "usage: udpload ADDR PORT SIZE SECONDS [--batch N]\n");
+	fprintf(f, "usage: udpload ADDR PORT SIZE SECONDS [--batch N] [--flows F]\n");
 }
 
 int main(int argc, char **argv)
@@ -80,19 +84,29 @@ int main(int argc, char **argv)
 	static struct mmsghdr msgs[BATCH_MAX];
 	static struct iovec iov;
 	struct sockaddr_storage ss;
-	long port, size, seconds, batch = 64;
+	long port, size, seconds, batch = 64, flows = 1;
+	int fds[FLOWS_MAX];
 	double start, end;
-	uint64_t sent = 0;
+	uint64_t sent = 0, calls = 0;
 	socklen_t sslen;
 	char *buf;
-	int fd, i;
+	int i;
 
-	if (argc == 7 && !strcmp(argv[5], "--batch")) {
-		if (parse_num(argv[6], 1, BATCH_MAX, &batch))
-			return 2;
-	} else if (argc != 5) {
+	if (argc < 5 || argc % 2 == 0) {
 		print_usage(stderr);
 		return 2;
+	}
+	for (i = 5; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--batch")) {
+			if (parse_num(argv[i + 1], 1, BATCH_MAX, &batch))
+				return 2;
+		} else if (!strcmp(argv[i], "--flows")) {
+			if (parse_num(argv[i + 1], 1, FLOWS_MAX, &flows))
+				return 2;
+		} else {
+			print_usage(stderr);
+			return 2;
+		}
 	}
 	if (parse_num(argv[2], 1, 65535, &port) ||
 	    parse_num(argv[3], 1, SIZE_MAX_UDP, &size) ||
@@ -100,10 +114,17 @@ int main(int argc, char **argv)
 	    parse_addr(argv[1], port, &ss, &sslen))
 		return 2;
 	buf = calloc(1, (size_t)size);
-	fd = socket(ss.ss_family, SOCK_DGRAM, 0);
-	if (!buf || fd < 0) {
+	if (!buf) {
 		perror("udpload");
 		return 2;
+	}
+	/* Unconnected: each socket binds an ephemeral port at its first send. */
+	for (i = 0; i < flows; i++) {
+		fds[i] = socket(ss.ss_family, SOCK_DGRAM, 0);
+		if (fds[i] < 0) {
+			perror("udpload: socket");
+			return 2;
+		}
 	}
 	iov.iov_base = buf;
 	iov.iov_len = (size_t)size;
@@ -116,7 +137,8 @@ int main(int argc, char **argv)
 	start = pace_now();
 	end = start + (double)seconds;
 	while (pace_now() < end) {
-		int n = sendmmsg(fd, msgs, (unsigned int)batch, 0);
+		int n = sendmmsg(fds[calls++ % (uint64_t)flows], msgs,
+				 (unsigned int)batch, 0);
 
 		if (n > 0) {
 			sent += (uint64_t)n;
