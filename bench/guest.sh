@@ -213,6 +213,10 @@ discard_at_underlay() {
 # listening.
 RX_PORT=9009
 RX_COUNT=4000000
+# The one-sided loads (tx_test, rx_play) are this many flows, each from a
+# source port of its own, so that order flow spreads them over its
+# domains; one flow would hash to one domain. Every mode gets the same.
+ONE_SIDED_FLOWS=8
 rx_perf=""	# perf record's options: profile the playback (profile())
 
 # rx_perf_start / rx_perf_wait: perf in this guest during the playback,
@@ -237,7 +241,8 @@ rx_play() {
 	local rec=/tmp/rx.recording recorder sender
 	replayinject record eth0 $rec "$seconds" &
 	recorder=$!
-	seqcheck send "$1" $RX_PORT $RX_COUNT "$2" > /dev/null &
+	seqcheck send "$1" $RX_PORT $RX_COUNT "$2" --flows $ONE_SIDED_FLOWS --flow-ports \
+		> /dev/null &
 	sender=$!
 	wait $recorder
 	kill $sender
@@ -274,8 +279,8 @@ rx_receive() {
 	local checker c0 rc
 	sync_with_peer rx-recorded
 	discard_at_underlay off
-	seqcheck recv $RX_PORT $RX_COUNT --timeout 3 --max-loss $RX_COUNT \
-		> /tmp/rx.check 2> /tmp/rx.listening &
+	seqcheck recv $RX_PORT $RX_COUNT --flows $ONE_SIDED_FLOWS --timeout 3 \
+		--max-loss $RX_COUNT > /tmp/rx.check 2> /tmp/rx.listening &
 	checker=$!
 	for _ in $(seq 50); do
 		grep -q listening /tmp/rx.listening && break
@@ -368,14 +373,14 @@ run_test() {
 }
 
 # tx_test ADDR SIZE: the one-sided transmit test, the peer discarding
-# (one_sided_begin): udpload's datagrams into the mode for the test's
-# time; udpload's own line, what left through eth0 ("wire_packets N
-# wire_bytes N") and each CPU's busy and total jiffies meanwhile
-# ("cpuN BUSY TOTAL", for the scaling model in bench/report.py).
+# (one_sided_begin): udpload's datagrams, ONE_SIDED_FLOWS flows, into the
+# mode for the test's time; udpload's own line, what left through eth0
+# ("wire_packets N wire_bytes N") and each CPU's busy and total jiffies
+# meanwhile ("cpuN BUSY TOTAL", for the scaling model in bench/report.py).
 tx_test() {
 	local s=/sys/class/net/eth0/statistics p0 b0 c0
 	p0=$(cat $s/tx_packets) b0=$(cat $s/tx_bytes) c0=$(cpu_each)
-	udpload "$1" 9 "$2" "$seconds"
+	udpload "$1" 9 "$2" "$seconds" --flows $ONE_SIDED_FLOWS
 	echo "wire_packets $(($(cat $s/tx_packets) - p0)) wire_bytes $(($(cat $s/tx_bytes) - b0))"
 	cpu_delta "$c0"
 }
