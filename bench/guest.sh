@@ -28,7 +28,8 @@ profile_modes=$(echo "${PADNET_profile:-}" | tr , ' ')
 callgraph=${PADNET_callgraph:-}
 
 modes="plain padtun-none padtun-chacha20poly1305 padtun-gcm-aes padtun-chacha20poly1305-1cpu
-padtun-none-1cpu padtun-gcm-aes-1cpu vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
+padtun-none-1cpu padtun-gcm-aes-1cpu padtun-chacha20poly1305-flow padtun-chacha20poly1305-flow2
+vxlan fou wireguard esp-chacha20poly1305 esp-gcm-aes esp-pcrypt-chacha20poly1305 esp-pcrypt-gcm-aes"
 # Every mode is set up either way; PADNET_BENCH_MODES only picks which run.
 [ -n "${PADNET_modes:-}" ] && modes=$(echo "$PADNET_modes" | tr , ' ')
 
@@ -41,6 +42,8 @@ padtun_mode_add padtun2 12 gcm-aes $cpus_arg &&
 padtun_mode_add padtun3 13 chacha20poly1305 cpus 0 cbcpu 0 &&
 padtun_mode_add padtun4 14 none cpus 0 cbcpu 0 &&
 padtun_mode_add padtun5 15 gcm-aes cpus 0 cbcpu 0 &&
+padtun_mode_add padtun6 16 chacha20poly1305 $cpus_arg order flow domains 2 &&
+padtun_mode_add padtun7 18 chacha20poly1305 $cpus_arg order flow domains 4 &&
 wg_mode_add wg0 20 &&
 ip link add vxlan0 type vxlan id 42 local "$ADDR" remote "$PEER" dstport 4789 dev eth0 &&
 ip addr add "$(mine 19.30)/24" dev vxlan0 && ip link set vxlan0 up &&
@@ -349,6 +352,12 @@ fi
 	echo "crypto esp-gcm-aes $(ip -s xfrm state list src "$(mine 18.2)" | sed -n 's/.*aead \([^ ]*\) .*/\1/p' | head -n 1) (plain)"
 	sed 's/^pcrypt \([^ ]*\) \([^ ]*\) .*/crypto \1 \2/' "$RESULTS/pcrypt"
 	echo "padtun_cpus ${padtun_cpus:-all}"
+	# Ordering domains as the links report them (bench/report.py's goals
+	# and scaling model compare the rows by this count).
+	for m in padtun-chacha20poly1305:padtun1 padtun-chacha20poly1305-flow2:padtun6 \
+		 padtun-chacha20poly1305-flow:padtun7; do
+		echo "domains ${m%%:*} $(ip -d link show "${m#*:}" | sed -n 's/.* domains \([0-9]*\) .*/\1/p')"
+	done
 } > "$RESULTS/info"
 
 # run_test MODE TEST REP: one test through one mode; raw output kept.

@@ -45,7 +45,7 @@ mkdir -p "$out"
 make -s initramfs FLAVOUR="$flavour" > "$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 1; }
 PADNET_GUEST_BINARIES=/usr/bin/perf qemu-net/initramfs.sh "$out/initramfs.cpio.gz" "build/$flavour/root"
 
-nmodes=$( [ -n "$modes" ] && echo "$modes" | tr , '\n' | grep -c . || echo 14)
+nmodes=$( [ -n "$modes" ] && echo "$modes" | tr , '\n' | grep -c . || echo 16)
 ntests=$(echo "$tests" | tr , '\n' | grep -c .)
 per_test=$((seconds + 3))
 estimate=$((30 + reps * nmodes * ntests * per_test + 90 + 40 + 2 * (seconds + 10)))

@@ -13,7 +13,9 @@
 . /selftests/lib/addresses.sh
 
 # padtun_mode_add DEV N TRANSFORM [ARGS...]: padtun DEV over the link, UDP
-# port 5500+N, inside 198.19.N.0/24, with TRANSFORM and ARGS (cpus, cbcpu).
+# port 5500+N, inside 198.19.N.0/24, with TRANSFORM and ARGS (cpus, cbcpu,
+# order, domains). With order flow domain d sends from port 5500+N+d:
+# bench/guest.sh numbers its links so that no two share a port.
 padtun_mode_add() {
 	local dev=$1 n=$2 transform=$3 key=""
 	shift 3
@@ -94,7 +96,8 @@ crypto_refcnt() {
 }
 
 # mode_peer MODE: the peer's address through MODE's tunnel, as demo/ and
-# bench/ number them (padtun_mode_add padtun0 10 none, wg_mode_add wg0 20,
+# bench/ number them (padtun_mode_add padtun0 10 none, padtun6 16 and
+# padtun7 18 with order flow, wg_mode_add wg0 20,
 # esp_mode_add 1 ..., VXLAN and FOU at 19.30 and 19.31).
 mode_peer() {
 	case $1 in
@@ -105,6 +108,8 @@ mode_peer() {
 	padtun-chacha20poly1305-1cpu) theirs 19.13 ;;
 	padtun-none-1cpu) theirs 19.14 ;;
 	padtun-gcm-aes-1cpu) theirs 19.15 ;;
+	padtun-chacha20poly1305-flow2) theirs 19.16 ;;
+	padtun-chacha20poly1305-flow) theirs 19.18 ;;
 	wireguard) theirs 19.20 ;;
 	vxlan) theirs 19.30 ;;
 	fou) theirs 19.31 ;;
