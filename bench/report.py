@@ -181,6 +181,13 @@ def ratio(summary, mode, other, test):
         return float("nan")
 
 
+def padtun_aead(mode):
+    """The transform in a padtun mode's name, padtun-AEAD[-1cpu|-flow|-flowN]
+    (bench/guest.sh), or None for another mode."""
+    m = re.match(r"padtun-(.+?)(-1cpu|-flow\d*)?$", mode)
+    return m[1] if m else None
+
+
 def fmt(x, d=1):
     return "-" if x != x else f"{x:.{d}f}"
 
@@ -296,10 +303,10 @@ def one_sided_ratios(summary, m, test):
     CPU over padtun with `cpus 0`, over ESP with the same AEAD, with and
     without pcrypt; for ESP+pcrypt, x 1 CPU is over ESP (pcrypt's speed-up)."""
     one = esp = pcr = float("nan")
-    if m.startswith("padtun-") and not m.endswith("-1cpu"):
-        one = ratio(summary, m, m + "-1cpu", test)
-    if m.startswith("padtun-") and not m.startswith("padtun-none"):
-        aead = m[len("padtun-"):].replace("-1cpu", "")
+    aead = padtun_aead(m)
+    if aead and not m.endswith("-1cpu"):
+        one = ratio(summary, m, f"padtun-{aead}-1cpu", test)
+    if aead and aead != "none":
         esp = ratio(summary, m, f"esp-{aead}", test)
         pcr = ratio(summary, m, f"esp-pcrypt-{aead}", test)
     if m.startswith("esp-pcrypt-"):
@@ -465,7 +472,7 @@ def main():
             vx = ratio(summary, m, "vxlan", "tcp1")
         elif m.startswith("padtun-"):
             wg = ratio(summary, m, "wireguard", "tcp1")
-            aead = m[len("padtun-"):].replace("-1cpu", "")
+            aead = padtun_aead(m)
             esp = ratio(summary, m, f"esp-{aead}", "tcp1")
             pcr = ratio(summary, m, f"esp-pcrypt-{aead}", "tcp1")
         md.append(f"| {m} | " + " | ".join(cells) +
