@@ -76,6 +76,15 @@ def playback(path_b, path_a, size=1400):
                 cpus_a=round(busy / span, 2), us_total=round(busy * 1e6 / got, 2))
 
 
+def bulk_mbit(path):
+    """The bulk TCP flow's Mbit/s beside lat_load's ping; NaN without it,
+    which leaves the ping's figures standing."""
+    try:
+        return round(iperf(path, "lat_load"), 1)
+    except (OSError, KeyError, ValueError):
+        return float("nan")
+
+
 def rtts(path):
     return sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", read(path)))
 
@@ -124,6 +133,8 @@ def collect(res):
             if test.startswith("lat"):
                 r = rtts(base + ".ping")
                 row.update(value=pct(r, 50), p99=pct(r, 99), samples=len(r))
+                if test == "lat_load":
+                    row.update(bulk_mbit=bulk_mbit(base + ".json"))
             elif test.startswith("rx"):
                 row.update(playback(base + ".rx", os.path.join(a, f"{mode}.{test}.{rep}.rx")))
             elif test.startswith("tx"):
@@ -160,6 +171,8 @@ def summarise(rows):
                 **{k: statistics.median(r[k] for r in rs) for k in WAKE_KEYS}}
         if test.startswith("lat"):
             cell["p99"] = statistics.median(r["p99"] for r in rs)
+        if test == "lat_load":
+            cell["bulk_mbit"] = statistics.median(r.get("bulk_mbit", float("nan")) for r in rs)
         if test.startswith("tx"):
             for k in ("kpps", "us_cpu0", "us_total"):
                 cell[k] = statistics.median(r[k] for r in rs)
@@ -364,6 +377,102 @@ def one_sided_table(summary, modes, vcpus, host_cores):
     return md
 
 
+def domain_modes(summary, kv):
+    """{domains: mode} of the padtun rows that differ by ordering domains
+    alone (guest b's info: "domains MODE N", as ip showed the link)."""
+    out = {}
+    for line in kv.get("domains", []):
+        mode, _, n = line.partition(" ")
+        if n.strip().isdigit() and mode in summary:
+            out[int(n)] = mode
+    return out
+
+
+def cell_of(summary, mode, test, key="median"):
+    return summary.get(mode, {}).get(test, {}).get(key, float("nan"))
+
+
+def domains_table(summary, dmodes):
+    """order link against order flow with 2 and 4 domains, and WireGuard:
+    the small flow's latency beside bulk TCP, TCP 4 streams, the one-sided
+    tests."""
+    one = dmodes.get(1)
+    md = ["Ordering domains: padtun with order link (1 domain) and order flow (the inner flow's "
+          "hash picks one of N domains, each its own order). `lat_load`: ping every 20 ms beside "
+          "one bulk TCP flow through the same mode, p50 / p99 of its RTT (medians over the "
+          "repetitions of each one's percentiles), and the bulk flow's Mbit/s; the one-sided "
+          "tests send 8 flows. x 1 domain: over the order link row; p99 x WG: over WireGuard's.",
+          "",
+          "| mode | domains | lat_load p50 / p99 (ms) | p99 x 1 domain | p99 x WG | bulk TCP (Mbit/s) | "
+          "TCP 4 streams (Mbit/s) | x 1 domain | tx1400 (wire Mbit/s) | x 1 domain | "
+          "rx1400 (Mbit/s) | x 1 domain |",
+          "|---" * 12 + "|"]
+    rows = [(n, dmodes[n]) for n in sorted(dmodes)]
+    if "wireguard" in summary:
+        rows.append(("-", "wireguard"))
+    for n, m in rows:
+        p99 = cell_of(summary, m, "lat_load", "p99")
+
+        def x1(test, key="median"):
+            if not one or m == one or n == "-":
+                return float("nan")
+            base = cell_of(summary, one, test, key)
+            return cell_of(summary, m, test, key) / base if base else float("nan")
+        wg = cell_of(summary, "wireguard", "lat_load", "p99")
+        md.append(f"| {m} | {n} | {fmt(cell_of(summary, m, 'lat_load'), 2)} / {fmt(p99, 2)} | "
+                  f"{fmt(x1('lat_load', 'p99'), 2)} | "
+                  f"{fmt(p99 / wg if wg and m != 'wireguard' else float('nan'), 2)} | "
+                  f"{fmt(cell_of(summary, m, 'lat_load', 'bulk_mbit'))} | "
+                  f"{fmt(cell_of(summary, m, 'tcp4'))} | {fmt(x1('tcp4'), 2)} | "
+                  f"{fmt(cell_of(summary, m, 'tx1400'))} | {fmt(x1('tx1400'), 2)} | "
+                  f"{fmt(cell_of(summary, m, 'rx1400'))} | {fmt(x1('rx1400'), 2)} |")
+    md.append("")
+    return md
+
+
+def goals(summary, dmodes):
+    """Issue 29's goals for ordering per flow, from this run's medians: a
+    list of (goal, figures, verdict), the verdict "holds", "no", or "-"
+    where the run lacks a row."""
+    one, two = dmodes.get(1), dmodes.get(2)
+    most = max(dmodes, default=1)
+    flow = dmodes[most] if most > 1 else None
+    out = []
+
+    def judge(goal, x, y, unit, ok, as_ratio=True):
+        if x != x or y != y or not y:
+            out.append((goal, "-", "-"))
+            return
+        d = 2 if unit == "ms" else 1
+        fig = f"{fmt(x, d)} / {fmt(y, d)} {unit}" + (f" = {fmt(x / y, 2)}x" if as_ratio else "")
+        out.append((goal, fig, "holds" if ok(x, y) else "no"))
+
+    def get(mode, test, key="median"):
+        return cell_of(summary, mode, test, key) if mode else float("nan")
+
+    lat = f"lat_load p99, order flow ({most} domains)"
+    judge(f"{lat} <= 0.5x order link", get(flow, "lat_load", "p99"), get(one, "lat_load", "p99"),
+          "ms", lambda x, y: x <= 0.5 * y)
+    judge(f"{lat} <= WireGuard", get(flow, "lat_load", "p99"), get("wireguard", "lat_load", "p99"),
+          "ms", lambda x, y: x <= y, as_ratio=False)
+    judge(f"TCP 4 streams, order flow ({most} domains) >= order link", get(flow, "tcp4"),
+          get(one, "tcp4"), "Mbit/s", lambda x, y: x >= y)
+    for test in ("tx1400", "rx1400"):
+        judge(f"{test}, 2 domains >= 1 domain", get(two, test), get(one, test), "Mbit/s",
+              lambda x, y: x >= y)
+    return out
+
+
+def goals_table(rows, reps):
+    md = ["Goals (issue 29, ordering per flow), from this run's medians: " +
+          f"{reps} alternating repetitions" +
+          ("." if reps >= 5 else "; the goals ask for at least 5, so these say little."), "",
+          "| goal | figures | verdict |", "|---|---|---|"]
+    md.extend(f"| {g} | {f} | {v} |" for g, f, v in rows)
+    md.append("")
+    return md
+
+
 MODEL_CPUS = (1, 2, 4, 8, 16, 32, 64)
 
 
@@ -429,7 +538,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     rows = collect(res)
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples", "kpps",
+        w = csv.DictWriter(f, fieldnames=["mode", "test", "rep", "value", "p99", "samples", "bulk_mbit", "kpps",
                                           "us_cpu0", "us_total", "offered_kpps", "lost", "reordered",
                                           "verdict", "cpus_a", *WAKE_KEYS])
         w.writeheader()
@@ -496,6 +605,11 @@ def main():
                 md.append(f"| {m} | {fmt(c['ipi_per_mb_a'])} / {fmt(c['ipi_per_mb_b'])} | "
                           f"{fmt(c['ctxt_per_mb_a'])} / {fmt(c['ctxt_per_mb_b'])} |")
         md.append("")
+    dmodes = domain_modes(summary, kv)
+    goal_rows = goals(summary, dmodes)
+    if dmodes:
+        md.extend(domains_table(summary, dmodes))
+        md.extend(goals_table(goal_rows, reps))
     if any("tx1400" in summary[m] for m in modes):
         md.extend(one_sided_table(summary, modes, int(kv.get("vcpus", ["2"])[0]), os.cpu_count()))
     if any("rx1400" in summary[m] for m in modes):
@@ -552,6 +666,7 @@ def main():
         f.write("\n".join(md) + "\n")
     with open(os.path.join(out_dir, "summary.json"), "w") as f:
         json.dump({"info": kv, "summary": summary, "core": core_rows,
+                   "goals": [dict(goal=g, figures=f, verdict=v) for g, f, v in goal_rows],
                    "core_summary": [dict(engine=k[0], work_us=k[1], cpus=k[2], **v)
                                     for k, v in sorted(core_summary(core_rows).items())],
                    "memory": mem}, f, indent=1)
