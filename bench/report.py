@@ -353,7 +353,7 @@ def receive_table(summary, modes):
     return md
 
 
-def one_sided_table(summary, modes, vcpus, host_cores):
+def one_sided_table(summary, modes, vcpus, host_cores, dmodes):
     """The one-sided transmit test: the sender alone, the peer discarding."""
     md = ["One-sided transmit (`tx1400`): guest b sends 1400-byte UDP datagrams into the mode "
           "(`udpload`, sendmmsg batches of 64) for the test's time, guest a discards every UDP "
@@ -373,7 +373,7 @@ def one_sided_table(summary, modes, vcpus, host_cores):
     md.append("")
     md.append("x 1 CPU of an ESP+pcrypt row: over ESP with the same AEAD (pcrypt's speed-up).")
     md.append("")
-    md.extend(scaling_model(summary, vcpus, host_cores))
+    md.extend(scaling_model(summary, vcpus, host_cores, dmodes))
     return md
 
 
@@ -474,19 +474,26 @@ def goals_table(rows, reps):
 
 
 MODEL_CPUS = (1, 2, 4, 8, 16, 32, 64)
+MODEL_DOMAINS = (1, 2, 4, 8)
 
 
-def scaling_model(summary, vcpus, host_cores):
-    """padtun's one-sided transmit for N CPUs, from per-packet CPU costs
-    measured in this run (the tx1400 cells' busy time per wire packet):
-    G, the load (udpload and the inner stack up to padtun), what the
-    -1cpu rows leave on CPUs other than 0; S, what must run on the serial
-    CPU, taken as all of padtun-none-1cpu's CPU 0 (serial() and a parallel
-    stage that does no crypto: an upper bound); P, the AEAD's parallel
-    work, X-1cpu's CPU 0 less S. With the load on CPUs of its own (one
-    thread), kpps(N) = min(1/G, 1/S, N/(P+S)); in this guest of V vCPUs
-    sharing everything, min(1/G, 1/S, C/(G+P+S)) with C = min(V, H): a
-    guest has no more CPU than the host's H cores, whatever its V."""
+def scaling_model(summary, vcpus, host_cores, dmodes):
+    """padtun's one-sided transmit for N CPUs and D ordering domains, from
+    per-packet CPU costs measured in this run (the tx1400 cells' busy time
+    per wire packet): G, the load (udpload and the inner stack up to
+    padtun), what the -1cpu rows leave on CPUs other than 0; S, what must
+    run on a serial CPU, taken as all of padtun-none-1cpu's CPU 0
+    (serial() and a parallel stage that does no crypto: an upper bound);
+    P, the AEAD's parallel work, X-1cpu's CPU 0 less S. Each domain has a
+    serial CPU of its own, round the CPU list, so with the flows spread
+    evenly the serial stage carries min(D, N)/S. With the load on CPUs of
+    its own (one thread), kpps(N, D) = min(1/G, min(D, N)/S, N/(P+S)); in
+    this guest of V vCPUs sharing everything, min(1/G, min(D, C)/S,
+    C/(G+P+S)) with C = min(V, H): a guest has no more CPU than the host's
+    H cores, whatever its V. The parallel line N/(P+S) meets the serial
+    ceiling at N = D(P+S)/S and the load's at N = (P+S)/G: the first is
+    the stage that saturates first, the other the one next; from D = S/G
+    domains on, the serial stage is no longer the limit."""
     def cell(m):
         return summary.get(m, {}).get("tx1400")
 
@@ -494,42 +501,52 @@ def scaling_model(summary, vcpus, host_cores):
     if not none:
         return []
     s_us = none["us_cpu0"]
+    c = min(vcpus, host_cores)
     md = ["Scaling model, one-sided transmit (per wire packet, microseconds of CPU; "
-          "see bench/report.py, scaling_model()): G the load, S the serial CPU's share "
-          "(padtun-none-1cpu's CPU 0), P the AEAD's parallel work; kpps(N) = "
-          "min(1/G, 1/S, N/(P+S)) with the load on CPUs of its own. Predicted against "
-          "measured for this guest's two rows, its every-CPU row as min(1/G, 1/S, C/(G+P+S)) "
-          f"with C = min({vcpus} vCPUs, {host_cores} host cores) = {min(vcpus, host_cores)}; "
-          "hand-off: CPU per packet on every CPU less on one.", "",
-          "| transform | G | S | P | 1 CPU: predicted / measured kpps | every CPU: predicted / "
-          "measured | hand-off | " + " | ".join(f"N={n}" for n in MODEL_CPUS) + " | saturates first |",
-          "|---" * (7 + len(MODEL_CPUS)) + "|"]
+          "see bench/report.py, scaling_model()): G the load, S a serial CPU's share "
+          "(padtun-none-1cpu's CPU 0), P the AEAD's parallel work, D ordering domains, each "
+          "with a serial CPU of its own; kpps(N) = min(1/G, min(D, N)/S, N/(P+S)) with the "
+          "load on CPUs of its own. Predicted against measured for this guest's rows (the "
+          "order link row is D = 1, order flow rows their D), every CPU as "
+          f"min(1/G, min(D, C)/S, C/(G+P+S)) with C = min({vcpus} vCPUs, {host_cores} host "
+          f"cores) = {c}; hand-off: CPU per packet on every CPU less on one. Saturates: where "
+          "N/(P+S) meets the first ceiling, then the next.", "",
+          "| transform | D | G | S | P | 1 CPU: predicted / measured kpps | every CPU: predicted / "
+          "measured | hand-off | " + " | ".join(f"N={n}" for n in MODEL_CPUS) + " | saturates |",
+          "|---" * (8 + len(MODEL_CPUS)) + "|"]
+    lifted = []
     for aead in ("none", "chacha20poly1305", "gcm-aes"):
-        one, every = cell(f"padtun-{aead}-1cpu"), cell(f"padtun-{aead}")
-        if not one or not every:
+        one = cell(f"padtun-{aead}-1cpu")
+        if not one or not cell(f"padtun-{aead}"):
             continue
         g_us = one["us_total"] - one["us_cpu0"]
         p_us = max(one["us_cpu0"] - s_us, 0.0)
+        lifted.append(f"{aead} {fmt(s_us / g_us, 1)}")
+        for d in MODEL_DOMAINS:
+            every = cell(f"padtun-{aead}") if d == 1 else next(
+                (cell(m) for n, m in dmodes.items() if n == d and padtun_aead(m) == aead), None)
 
-        def kpps(n, load_own):
-            bounds = {"load": 1e3 / g_us, "serial": 1e3 / s_us,
-                      "parallel": n * 1e3 / (p_us + s_us) if load_own else
-                      n * 1e3 / (g_us + p_us + s_us)}
-            stage = min(bounds, key=bounds.get)
-            return bounds[stage], stage
+            def kpps(n, load_own):
+                return min(1e3 / g_us, min(d, n) * 1e3 / s_us,
+                           n * 1e3 / (p_us + s_us) if load_own else n * 1e3 / (g_us + p_us + s_us))
 
-        pred_one = min(1e3 / g_us, 1e3 / (p_us + s_us))
-        pred_every = kpps(min(vcpus, host_cores), False)[0]
-        curve = [kpps(n, True) for n in MODEL_CPUS]
-        # N/(P+S) meets 1/S or 1/G: beyond it, more CPUs add nothing.
-        n_serial, n_load = (p_us + s_us) / s_us, (p_us + s_us) / g_us
-        first = (f"serial at N={fmt(n_serial, 1)}" if n_serial <= n_load else
-                 f"load at N={fmt(n_load, 1)}")
-        md.append(f"| {aead} | {fmt(g_us, 1)} | {fmt(s_us, 1)} | {fmt(p_us, 1)} | "
-                  f"{fmt(pred_one)} / {fmt(one['kpps'])} | {fmt(pred_every)} / {fmt(every['kpps'])} | "
-                  f"{fmt(every['us_total'] - one['us_total'], 1)} | " +
-                  " | ".join(fmt(k) for k, _ in curve) + f" | {first} |")
+            pred_one = f"{fmt(min(1e3 / g_us, 1e3 / (p_us + s_us)))} / {fmt(one['kpps'])}" if d == 1 else "-"
+            measured = every["kpps"] if every else float("nan")
+            handoff = every["us_total"] - one["us_total"] if every else float("nan")
+            # N/(P+S) meets D/S or 1/G: beyond the first, more CPUs add nothing
+            # until its ceiling is lifted; the other is the next.
+            meet = sorted([(d * (p_us + s_us) / s_us, "serial"), ((p_us + s_us) / g_us, "load")])
+            sat = f"{meet[0][1]} at N={fmt(meet[0][0], 1)}, then {meet[1][1]} at N={fmt(meet[1][0], 1)}"
+            md.append(f"| {aead} | {d} | {fmt(g_us, 1)} | {fmt(s_us, 1)} | {fmt(p_us, 1)} | "
+                      f"{pred_one} | {fmt(kpps(c, False))} / {fmt(measured)} | {fmt(handoff, 1)} | " +
+                      " | ".join(fmt(kpps(n, True)) for n in MODEL_CPUS) + f" | {sat} |")
     md.append("")
+    if lifted:
+        md.append("Up to the CPU count, D domains lift the serial ceiling D-fold (past it they "
+                  "share CPUs; the model takes the flows as spread evenly over the domains). The "
+                  "serial stage stops being the limit from D = S/G on, where its ceiling D/S passes "
+                  "the load's 1/G, which saturates next: " + ", ".join(lifted) + " domains.")
+        md.append("")
     return md
 
 
@@ -611,7 +628,8 @@ def main():
         md.extend(domains_table(summary, dmodes))
         md.extend(goals_table(goal_rows, reps))
     if any("tx1400" in summary[m] for m in modes):
-        md.extend(one_sided_table(summary, modes, int(kv.get("vcpus", ["2"])[0]), os.cpu_count()))
+        md.extend(one_sided_table(summary, modes, int(kv.get("vcpus", ["2"])[0]), os.cpu_count(),
+                                  dmodes))
     if any("rx1400" in summary[m] for m in modes):
         md.extend(receive_table(summary, modes))
     md.append("Crypto drivers: " + "; ".join(kv.get("crypto", [])) + ".")
