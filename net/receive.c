@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receive: the UDP encap handler checks the header and queues the
- * datagram on the link's burst list (burst.c), whose poll submits runs of
- * one session to the rx padata instance as one batch each; parallel()
+ * datagram on the link's burst list (burst.c), whose poll submits the
+ * datagrams of each session and domain to the rx padata instance as one
+ * batch; parallel()
  * authenticates and decrypts; serial() runs the replay window and delivers
  * through the link's delivery list (burst.c) to GRO, in arrival order.
  */
@@ -116,14 +117,18 @@ static unsigned int padtun_rx_domain(const struct sk_buff *skb)
 	return padtun_seq_domain(PADTUN_CB(skb)->seq);
 }
 
-/* Submit the head of @burst, at most @max datagrams, as one batch: the
- * run of one session (one key) and one domain (one order). Returns how
- * many it took off @burst.
+/* Submit the head of @burst and the datagrams of its session (one key)
+ * and domain (one order) after it, at most @max, as one batch. Other
+ * domains' datagrams keep their place for later batches: with order flow
+ * the peer's domains interleave datagram by datagram, and runs of one
+ * domain would each pay a padata object. One of the head's domain from
+ * another session ends the batch, so that each domain is submitted in
+ * its arrival order. Returns how many it took off @burst.
  */
 static int padtun_rx_submit_burst(struct padtun_dev *pt,
 				  struct sk_buff_head *burst, int max)
 {
-	struct sk_buff *skb = skb_peek(burst);
+	struct sk_buff *skb = skb_peek(burst), *tmp;
 	u64 session = padtun_rx_session(skb);
 	unsigned int domain = padtun_rx_domain(skb);
 	struct padtun_batch *batch;
@@ -137,13 +142,15 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 1;
 	}
-	do {
+	skb_queue_walk_safe(burst, skb, tmp) {
+		if (padtun_rx_domain(skb) != domain)
+			continue;
+		if (padtun_rx_session(skb) != session ||
+		    skb_queue_len(&batch->skbs) == max)
+			break;
 		__skb_unlink(skb, burst);
 		__skb_queue_tail(&batch->skbs, skb);
-		skb = skb_peek(burst);
-	} while (skb && skb_queue_len(&batch->skbs) < max &&
-		 padtun_rx_session(skb) == session &&
-		 padtun_rx_domain(skb) == domain);
+	}
 	count = skb_queue_len(&batch->skbs);
 	batch->count = count;
 	batch->session = session;
@@ -157,8 +164,8 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 }
 
 /* Refuse what names no session we hold before the rest is grouped into
- * runs: one spoofed datagram between the peer's must not split their run
- * into batches that each pay a padata object.
+ * batches: one spoofed datagram between the peer's must not split their
+ * run into batches that each pay a padata object.
  */
 static void padtun_rx_refuse_strangers(struct padtun_dev *pt,
 				       struct sk_buff_head *taken)
