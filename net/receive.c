@@ -3,9 +3,9 @@
  * Receive: the UDP encap handler checks the header and queues the
  * datagram on the link's burst list (burst.c), whose poll submits the
  * datagrams of each session and domain to the rx padata instance as one
- * batch; parallel()
- * authenticates and decrypts; serial() runs the replay window and delivers
- * through the link's delivery list (burst.c) to GRO, in arrival order.
+ * batch; parallel() authenticates and decrypts; serial() runs the replay
+ * window and delivers through the link's delivery list (burst.c) to GRO,
+ * in arrival order.
  */
 
 #include <linux/if_ether.h>
