@@ -5,7 +5,9 @@
  * padata_do_parallel() gives each object a sequence number, then adds it
  * to the parallel queue of one CPU of the instance's mask: its callback
  * CPU's while nothing waits there, otherwise the less loaded of two. One
- * work item per CPU drains its whole queue in one go.
+ * work item per CPU drains its whole queue in one go, and before it and
+ * between two of its objects the CPU's express list: objects of domains
+ * that had nothing else in flight.
  */
 
 #include <linux/atomic.h>
@@ -27,29 +29,48 @@ MODULE_PARM_DESC(max_inflight,
 /* Largest limit: the reorder ring must stay a power of two below 2^31. */
 #define PADATA_MAX_LIMIT BIT(20)
 
+static void padata_run_parallel(struct padata_pqueue *pq,
+				struct padata_priv *padata)
+{
+	local_bh_disable();
+	this_cpu_inc(pq->pinst->stats->parallel);
+	padata->parallel(padata);
+	/* Before BHs run: a softirq submitting next finds it idle. */
+	atomic_dec(&pq->pending);
+	local_bh_enable();
+	padnet_serial_catch_up(pq->pinst);
+	cond_resched();
+}
+
+/*
+ * parallel() may hand the object to padata_do_serial() and it may be
+ * freed before parallel() returns, hence the _safe walks.
+ */
+static void padata_run_express(struct padata_pqueue *pq)
+{
+	struct padata_priv *padata, *next;
+	struct llist_node *batch;
+
+	if (llist_empty(&pq->express))
+		return;
+	batch = llist_reverse_order(llist_del_all(&pq->express));
+	llist_for_each_entry_safe(padata, next, batch, node)
+		padata_run_parallel(pq, padata);
+}
+
 void padnet_parallel_worker(struct work_struct *work)
 {
 	struct padata_pqueue *pq = container_of(work, struct padata_pqueue, work);
-	struct padata_stats __percpu *stats = pq->pinst->stats;
 	struct padata_priv *padata, *next;
 	struct llist_node *batch;
 
 	/* Oldest first: the list is LIFO, and early objects are due first. */
 	batch = llist_reverse_order(llist_del_all(&pq->list));
 
-	/*
-	 * parallel() may hand the object to padata_do_serial() and it may be
-	 * freed before parallel() returns, hence the _safe walk.
-	 */
+	padata_run_express(pq);
 	llist_for_each_entry_safe(padata, next, batch, node) {
-		local_bh_disable();
-		this_cpu_inc(stats->parallel);
-		padata->parallel(padata);
-		/* Before BHs run: a softirq submitting next finds it idle. */
-		atomic_dec(&pq->pending);
-		local_bh_enable();
-		padnet_serial_catch_up(pq->pinst);
-		cond_resched();
+		padata_run_parallel(pq, padata);
+		padata_run_express(pq);
 	}
 }
 
@@ -169,20 +190,44 @@ padata_parallel_cpu(struct padata_instance *pinst,
 	return a;
 }
 
+/*
+ * Whether @padata may pass the objects queued before it: only when every
+ * object accepted into its domain before it has been serialised, so that
+ * it waits for nothing once its parallel() is done. Queued behind other
+ * domains' objects, it would wait for work it has no order with, the
+ * head-of-line blocking that domains are there to remove: a small packet
+ * of one flow behind a bulk flow's batches. One object per domain at a
+ * time, as the next one finds it in flight: the express lane cannot
+ * starve the queue. @done may lag behind the serial() calls that
+ * returned; then the object takes the queue, as it would have anyway.
+ */
+static __always_inline bool padata_express_ok(struct padata_domain *dom,
+					      const struct padata_priv *padata)
+{
+	return atomic_read_acquire(&dom->done) == padata->seq_nr &&
+	       !padnet_fault_no_express(dom->pinst);
+}
+
 static __always_inline void
 padata_queue_parallel(struct padata_instance *pinst,
 		      const struct padata_cpus *cpus, struct padata_priv *padata)
 {
 	int cpu = padata_parallel_cpu(pinst, cpus, padata);
 	struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
+	struct llist_head *list = &pq->list;
 
+	if (padata_express_ok(padata->dom, padata)) {
+		this_cpu_inc(pinst->stats->express);
+		list = &pq->express;
+	}
 	atomic_inc(&pq->pending);
 	/*
-	 * Only the adder that finds the list empty queues the work: any other
+	 * Only the adder that finds a list empty queues the work: any other
 	 * adder's object is picked up by the work that adder (or an earlier
-	 * one) queued, which has not emptied the list yet.
+	 * one) queued, which has not emptied the list yet. The work takes
+	 * both lists.
 	 */
-	if (llist_add(&padata->node, &pq->list))
+	if (llist_add(&padata->node, list))
 		queue_work_on(cpu, pinst->wq, &pq->work);
 }
 
@@ -286,6 +331,25 @@ int padata_do_parallel_domain(struct padata_domain *dom,
 EXPORT_SYMBOL_GPL(padata_do_parallel_domain);
 
 /**
+ * padata_domain_idle - whether an ordering domain has nothing in flight
+ * @dom: a domain from padata_alloc_domain() or padata_instance_domain().
+ *
+ * True when every object accepted into @dom has been serialised, so that
+ * an object submitted next waits for no other: it takes the express lane
+ * of the parallel queues. Never true while an object is in flight; it may
+ * stay false a short while after the last serial() returned.
+ *
+ * Context: any. The answer holds only while the caller keeps other
+ * submitters to @dom out, as a caller that serialises its submissions
+ * does.
+ */
+bool padata_domain_idle(struct padata_domain *dom)
+{
+	return padnet_drained(dom);
+}
+EXPORT_SYMBOL_GPL(padata_domain_idle);
+
+/**
  * padata_start - let an instance accept objects
  * @pinst: the instance.
  *
@@ -327,6 +391,7 @@ static void padata_queues_init(struct padata_instance *pinst)
 		struct padata_squeue *sq = per_cpu_ptr(pinst->squeue, cpu);
 
 		init_llist_head(&pq->list);
+		init_llist_head(&pq->express);
 		INIT_WORK(&pq->work, padnet_parallel_worker);
 		pq->pinst = pinst;
 		init_llist_head(&sq->list);

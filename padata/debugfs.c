@@ -47,6 +47,7 @@ void padnet_stats_sum(struct padata_instance *pinst, struct padata_stats *sum,
 		sum->completed += READ_ONCE(s->completed);
 		sum->ebusy += READ_ONCE(s->ebusy);
 		sum->parallel += READ_ONCE(s->parallel);
+		sum->express += READ_ONCE(s->express);
 		sum->serial_in_place += READ_ONCE(s->serial_in_place);
 		sum->serial_caught_up += READ_ONCE(s->serial_caught_up);
 		sum->max_depth = max(sum->max_depth, READ_ONCE(s->max_depth));
@@ -66,6 +67,7 @@ static int padata_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "completed %lu\n", sum.completed);
 	seq_printf(m, "in_flight %lu\n", sum.submitted - sum.completed);
 	seq_printf(m, "ebusy %lu\n", sum.ebusy);
+	seq_printf(m, "express %lu\n", sum.express);
 	seq_printf(m, "serial_in_place %lu\n", sum.serial_in_place);
 	seq_printf(m, "serial_caught_up %lu\n", sum.serial_caught_up);
 	seq_printf(m, "max_reorder_depth %lu\n", sum.max_depth);

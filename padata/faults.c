@@ -4,9 +4,9 @@
  * padnet_test_set_fault() arms, for the KUnit suite's negative controls
  * (a checker of the suite must see each one). The token holder's walk
  * (reorder.c) asks the two predicates below whether a fault stops it or
- * takes the due object; release builds have inline stand-ins
- * (internal.h) that are always false, so the walk compiles as if there
- * were no faults.
+ * takes the due object, and submitters (core.c) whether the express lane
+ * is shut; release builds have inline stand-ins (internal.h) that are
+ * always false, so the walk compiles as if there were no faults.
  *
  * Faults act on the walks of domain 0, the instance's own, only. They are
  * called by its token holder, so the fault's fields need no atomics: the
@@ -93,6 +93,7 @@ bool padnet_fault_takes(struct padata_instance *pinst,
 			struct padata_priv *padata)
 {
 	struct padata_test_state *t = pinst->test;
+	enum padnet_test_fault fault;
 	struct padata_priv *held;
 
 	if (padata->dom != &pinst->dom0)
@@ -106,9 +107,13 @@ bool padnet_fault_takes(struct padata_instance *pinst,
 			padnet_fault_queue(pinst, held);
 		return true;
 	}
-	/* DELAY is padnet_fault_stops_walk()'s, counted there. */
-	switch (READ_ONCE(t->fault) == PADNET_FAULT_DELAY ?
-		PADNET_FAULT_NONE : padnet_fault_due(t)) {
+	/* Only SWAP and DROP take: DELAY is padnet_fault_stops_walk()'s,
+	 * counted there, and NO_EXPRESS is the submitters'.
+	 */
+	fault = READ_ONCE(t->fault);
+	if (fault != PADNET_FAULT_SWAP && fault != PADNET_FAULT_DROP)
+		return false;
+	switch (padnet_fault_due(t)) {
 	case PADNET_FAULT_SWAP:
 		t->swap_pending = true;
 		fallthrough;
@@ -135,4 +140,19 @@ void padnet_fault_release_held(struct padata_instance *pinst)
 	if (padata)
 		padnet_fault_queue(pinst, padata);
 	rcu_read_unlock_sched();
+}
+
+/**
+ * padnet_fault_no_express - PADNET_FAULT_NO_EXPRESS: the lane is shut
+ * @pinst: the instance
+ *
+ * Armed until disarmed, for every domain of @pinst: objects of a domain
+ * with nothing in flight queue behind the others, as every object did
+ * before the express lane.
+ *
+ * Return: true while the fault is armed.
+ */
+bool padnet_fault_no_express(struct padata_instance *pinst)
+{
+	return READ_ONCE(pinst->test->fault) == PADNET_FAULT_NO_EXPRESS;
 }

@@ -51,12 +51,15 @@ struct padata_cpus {
 
 /*
  * One per CPU: the objects waiting for parallel(). Any submitter adds,
- * one work item bound to @cpu takes the whole list at once. @pending
- * counts the objects queued here or in parallel() now: submitters read
- * it to see whether this CPU's parallel stage is idle.
+ * one work item bound to @cpu takes the whole list at once, and between
+ * two of its objects whatever is on @express: objects of domains that had
+ * nothing else in flight (core.c, padata_express_ok()). @pending counts
+ * the objects queued on either or in parallel() now: submitters read it
+ * to see whether this CPU's parallel stage is idle.
  */
 struct padata_pqueue {
 	struct llist_head list;
+	struct llist_head express;
 	struct work_struct work;
 	struct padata_instance *pinst;
 	atomic_t pending;
@@ -231,6 +234,7 @@ bool padnet_fault_stops_walk(struct padata_instance *pinst,
 			     struct padata_priv *padata);
 bool padnet_fault_takes(struct padata_instance *pinst,
 			struct padata_priv *padata);
+bool padnet_fault_no_express(struct padata_instance *pinst);
 void padnet_fault_release_held(struct padata_instance *pinst);
 
 static inline void padnet_test_point(struct padata_instance *pinst,
@@ -266,6 +270,11 @@ static inline bool padnet_fault_stops_walk(struct padata_instance *pinst,
 
 static inline bool padnet_fault_takes(struct padata_instance *pinst,
 				      struct padata_priv *padata)
+{
+	return false;
+}
+
+static inline bool padnet_fault_no_express(struct padata_instance *pinst)
 {
 	return false;
 }

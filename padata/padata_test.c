@@ -1924,6 +1924,68 @@ static void padata_test_domain_stalled(struct kunit *test)
 }
 
 /*
+ * The express lane: an object of a domain with nothing in flight passes
+ * the objects other domains queued before it on its CPU, and waits only
+ * for the one in parallel() there. One CPU, not this thread's: four
+ * objects of the instance's own domain, 100 ms of parallel() each, then
+ * one of another domain, which is serialised before the second of the
+ * four is. With the lane shut (PADNET_FAULT_NO_EXPRESS, the negative
+ * control, run first) the same object waits for all four.
+ */
+static void padata_test_express(struct kunit *test)
+{
+	const u32 rounds = 2, heavy = 4;
+	struct padata_stats st;
+	struct pt_ctx *own, *other;
+	cpumask_var_t mask;
+	int cb, passed;
+	u32 r;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	/* The busy worker must not keep this thread from looking. */
+	migrate_disable();
+	cb = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	cpumask_set_cpu(cb, mask);
+	own = pt_ctx_create(test, 0, mask, rounds * heavy, 1000);
+	free_cpumask_var(mask);
+	other = pt_domain_create(test, 1, own, rounds);
+	own->delay_us = 100000;
+
+	for (r = 0; r < rounds; r++) {
+		bool shut = r == 0;
+
+		KUNIT_EXPECT_EQ(test, padnet_test_set_fault(own->pinst, shut ?
+				PADNET_FAULT_NO_EXPRESS : PADNET_FAULT_NONE,
+				0, 0), 0);
+		pt_submit_range(own, r * heavy, (r + 1) * heavy, PT_DELAY, cb);
+		pt_submit_range(other, r, r + 1, PT_INLINE, cb);
+		if (!pt_wait_all(other))
+			break;
+		passed = (r + 1) * heavy - atomic_read(&own->serialized);
+		if (shut)
+			KUNIT_EXPECT_LE_MSG(test, passed, 1,
+					    "lane shut: passed %d of %u", passed,
+					    heavy);
+		else
+			KUNIT_EXPECT_GE_MSG(test, passed, (int)heavy - 2,
+					    "lane open: passed %d of %u", passed,
+					    heavy);
+		if (!pt_wait_all(own))
+			break;
+		/* Counted done just after serial(): let the worker end. */
+		flush_workqueue(own->wq);
+	}
+	migrate_enable();
+	pt_verify(own, rounds * heavy);
+	pt_verify(other, rounds);
+	padnet_test_read_stats(own->pinst, &st, NULL);
+	/* Round 2's first object of each domain; round 1 had the lane shut. */
+	KUNIT_EXPECT_EQ(test, st.express, 2UL);
+}
+
+/*
  * CPU hotplug of one domain's callback CPU. A domain serialises on the
  * victim, the instance's own domain on another CPU; both have objects
  * parked when the victim goes offline. The own domain takes new objects
@@ -3104,6 +3166,7 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_instance_domain),
 	KUNIT_CASE(padata_test_domains_interleaved),
 	KUNIT_CASE(padata_test_domain_stalled),
+	KUNIT_CASE(padata_test_express),
 	KUNIT_CASE(padata_test_domain_hotplug_cb_cpu),
 	KUNIT_CASE(padata_test_nested),
 	KUNIT_CASE(padata_test_free_after_last_serial),

@@ -11,6 +11,7 @@ struct padata_stats {
 	unsigned long completed;
 	unsigned long ebusy;
 	unsigned long parallel;
+	unsigned long express;		/* objects that passed the queue */
 	unsigned long serial_in_place;	/* serial() batches run by a releaser */
 	unsigned long serial_caught_up;	/* ... by a parallel worker between objects */
 	unsigned long max_depth;

@@ -42,6 +42,7 @@
 #define padata_free_domain	padnet_free_domain
 #define padata_instance_domain	padnet_instance_domain
 #define padata_do_parallel_domain padnet_do_parallel_domain
+#define padata_domain_idle	padnet_domain_idle
 #endif
 
 struct padnet_instance;
@@ -86,5 +87,6 @@ void padnet_free_domain(struct padnet_domain *dom);
 struct padnet_domain *padnet_instance_domain(struct padnet_instance *pinst);
 int padnet_do_parallel_domain(struct padnet_domain *dom,
 			      struct padnet_priv *padata, int cb_cpu);
+bool padnet_domain_idle(struct padnet_domain *dom);
 
 #endif /* _PADNET_PADATA_H */
