@@ -287,8 +287,11 @@ struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q)
 	return batch;
 }
 
-/* Caller holds q->lock. -EAGAIN: keep it for later; other errors: drop. */
-static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch)
+/* Caller holds q->lock. -EAGAIN: keep it for later; other errors: drop.
+ * @pass: the batch may pass the in-flight limit (padtun_queue_may_pass()).
+ */
+static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch,
+			    bool pass)
 {
 	struct padtun_dev *pt = q->pt;
 	int cb_cpu, ret;
@@ -296,7 +299,7 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch)
 	/* Numbered before changelink lowered the domain count: drop it. */
 	if (unlikely(batch->domain >= q->domains))
 		return -ECHRNG;
-	if (atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight))
+	if (!pass && atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
@@ -331,6 +334,7 @@ static void padtun_backlog_add(struct padtun_queue *q,
 	else
 		list_add_tail(&batch->backlog, &q->backlog);
 	WRITE_ONCE(q->backlog_len, q->backlog_len + batch->count);
+	q->domain_backlog[batch->domain] += batch->count;
 }
 
 static void padtun_backlog_del(struct padtun_queue *q,
@@ -338,6 +342,25 @@ static void padtun_backlog_del(struct padtun_queue *q,
 {
 	list_del(&batch->backlog);
 	WRITE_ONCE(q->backlog_len, q->backlog_len - batch->count);
+	q->domain_backlog[batch->domain] -= batch->count;
+}
+
+/* Caller holds q->lock. A batch whose domain has nothing in the backlog
+ * and nothing in flight waits for nothing of its own order: behind the
+ * backlog it would wait for other domains' packets only, a small flow's
+ * behind a bulk flow's, which is what order flow is there to spare it.
+ * So it goes ahead, past the in-flight limit too, and padata's express
+ * lane takes it past their queued batches (docs/padtun.rst, "Ordering
+ * domains"). One batch per domain at a time: the next finds it in flight.
+ * In order link, domain 0 passes only what an empty backlog lets go
+ * anyway, bar the limit.
+ */
+static bool padtun_queue_may_pass(struct padtun_queue *q,
+				  const struct padtun_batch *batch)
+{
+	return batch->domain < q->domains &&
+	       !q->domain_backlog[batch->domain] &&
+	       padata_domain_idle(q->doms[batch->domain]);
 }
 
 /* Nothing in flight means no serial() will come to kick the backlog: poll
@@ -381,11 +404,19 @@ void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat)
  */
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch)
 {
+	bool passing = false;
 	int ret = -EAGAIN;
 
 	spin_lock_bh(&q->lock);
-	if (!q->paused && list_empty(&q->backlog))
-		ret = padtun_queue_try(q, batch);
+	if (!q->paused && padtun_queue_may_pass(q, batch)) {
+		passing = !list_empty(&q->backlog) ||
+			  atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight);
+		ret = padtun_queue_try(q, batch, true);
+		if (!ret && passing)
+			padtun_stat_inc(q->pt, q->ops->stat_passed);
+	} else if (!q->paused && list_empty(&q->backlog)) {
+		ret = padtun_queue_try(q, batch, false);
+	}
 	if (ret == -EAGAIN && q->backlog_len < READ_ONCE(q->backlog_max)) {
 		padtun_backlog_add(q, batch, false);
 		padtun_queue_retry_later(q);
@@ -413,7 +444,7 @@ static void padtun_queue_resubmit(struct work_struct *work)
 			break;
 		/* Off the list first: once accepted, it may be freed. */
 		padtun_backlog_del(q, batch);
-		ret = padtun_queue_try(q, batch);
+		ret = padtun_queue_try(q, batch, false);
 		if (ret == -EAGAIN) {
 			padtun_backlog_add(q, batch, true);
 			padtun_queue_retry_later(q);

@@ -110,6 +110,7 @@ struct padtun_queue_ops {
 
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;
+	enum padtun_stat stat_passed;
 	enum padtun_stat stat_dropped;
 	enum padtun_stat stat_parallel;
 };
@@ -140,12 +141,16 @@ struct padtun_queue {
 
 	/* Taken around every padata_do_parallel() call, so that submission
 	 * order is the order in which callers got this lock. Guards backlog,
-	 * backlog_len (also read locklessly for the limits) and paused.
-	 * While the backlog is not empty, new packets go behind it.
+	 * backlog_len (also read locklessly for the limits), domain_backlog
+	 * and paused. While the backlog is not empty, new packets go behind
+	 * it, but for a domain with nothing in it or in flight
+	 * (padtun_queue_may_pass()).
 	 */
 	spinlock_t lock;
 	struct list_head backlog;
 	unsigned int backlog_len;
+	/* Of backlog_len, each domain's: one with none may pass the rest. */
+	unsigned int domain_backlog[PADTUN_DOMAINS_MAX];
 	/* The limits (padtun_queue_set_limits()): written under RTNL,
 	 * read locklessly.
 	 */

@@ -522,6 +522,7 @@ const struct padtun_queue_ops padtun_rx_ops = {
 	.release	= padtun_rx_release,
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,
+	.stat_passed	= PADTUN_STAT_RX_PASSED,
 	.stat_dropped	= PADTUN_STAT_RX_DROPPED,
 	.stat_parallel	= PADTUN_STAT_RX_PARALLEL,
 };

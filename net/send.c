@@ -324,6 +324,7 @@ const struct padtun_queue_ops padtun_tx_ops = {
 	.measure_cost	= true,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_TX_BUSY,
+	.stat_passed	= PADTUN_STAT_TX_PASSED,
 	.stat_dropped	= PADTUN_STAT_TX_DROPPED,
 	.stat_parallel	= PADTUN_STAT_TX_PARALLEL,
 };

@@ -13,6 +13,7 @@
 static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] = {
 	[PADTUN_STAT_TX_SUBMITTED]	= "tx_submitted",
 	[PADTUN_STAT_TX_BUSY]		= "tx_busy",
+	[PADTUN_STAT_TX_PASSED]		= "tx_passed",
 	[PADTUN_STAT_TX_SENT]		= "tx_sent",
 	[PADTUN_STAT_TX_BYTES]		= "tx_sent_bytes",
 	[PADTUN_STAT_TX_GSO]		= "tx_gso",
@@ -21,6 +22,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_TX_ERRORS]		= "tx_errors",
 	[PADTUN_STAT_RX_SUBMITTED]	= "rx_submitted",
 	[PADTUN_STAT_RX_BUSY]		= "rx_busy",
+	[PADTUN_STAT_RX_PASSED]		= "rx_passed",
 	[PADTUN_STAT_RX_MALFORMED]	= "rx_malformed",
 	[PADTUN_STAT_RX_WRONG_PEER]	= "rx_wrong_peer",
 	[PADTUN_STAT_RX_AUTH_FAILED]	= "rx_auth_failed",
