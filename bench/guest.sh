@@ -80,6 +80,11 @@ counters() {
 			echo "${dev##*/}:"
 			ethtool -S "${dev##*/}"
 		done
+		# Each padata instance's counters, the express lane's among them.
+		for dev in /sys/kernel/debug/padata/*/stats; do
+			echo "$dev:"
+			cat "$dev"
+		done
 		cat /proc/net/snmp /proc/net/netstat
 	} > "$1" 2>&1
 }
