@@ -287,8 +287,14 @@ struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q)
 	return batch;
 }
 
+static bool padtun_queue_full(struct padtun_queue *q)
+{
+	return atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight);
+}
+
 /* Caller holds q->lock. -EAGAIN: keep it for later; other errors: drop.
- * @pass: the batch may pass the in-flight limit (padtun_queue_may_pass()).
+ * @pass: the batch passes the backlog and the in-flight limit
+ * (padtun_queue_may_pass()); counted when accepted.
  */
 static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch,
 			    bool pass)
@@ -299,7 +305,7 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch,
 	/* Numbered before changelink lowered the domain count: drop it. */
 	if (unlikely(batch->domain >= q->domains))
 		return -ECHRNG;
-	if (!pass && atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight))
+	if (!pass && padtun_queue_full(q))
 		return -EAGAIN;
 
 	/* Counted first: serial() may run before padata_do_parallel returns. */
@@ -309,6 +315,8 @@ static int padtun_queue_try(struct padtun_queue *q, struct padtun_batch *batch,
 					cb_cpu);
 	if (likely(ret == -EINPROGRESS)) {
 		padtun_stat_inc(pt, q->ops->stat_submitted);
+		if (pass)
+			padtun_stat_inc(pt, q->ops->stat_passed);
 		return 0;
 	}
 	atomic_sub(batch->count, &q->inflight);
@@ -352,8 +360,7 @@ static void padtun_backlog_del(struct padtun_queue *q,
  * So it goes ahead, past the in-flight limit too, and padata's express
  * lane takes it past their queued batches (docs/padtun.rst, "Ordering
  * domains"). One batch per domain at a time: the next finds it in flight.
- * In order link, domain 0 passes only what an empty backlog lets go
- * anyway, bar the limit.
+ * Asked only when the backlog or the limit would hold the batch back.
  */
 static bool padtun_queue_may_pass(struct padtun_queue *q,
 				  const struct padtun_batch *batch)
@@ -404,19 +411,13 @@ void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat)
  */
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch)
 {
-	bool passing = false;
 	int ret = -EAGAIN;
 
 	spin_lock_bh(&q->lock);
-	if (!q->paused && padtun_queue_may_pass(q, batch)) {
-		passing = !list_empty(&q->backlog) ||
-			  atomic_read(&q->inflight) >= READ_ONCE(q->max_inflight);
-		ret = padtun_queue_try(q, batch, true);
-		if (!ret && passing)
-			padtun_stat_inc(q->pt, q->ops->stat_passed);
-	} else if (!q->paused && list_empty(&q->backlog)) {
+	if (!q->paused && list_empty(&q->backlog) && !padtun_queue_full(q))
 		ret = padtun_queue_try(q, batch, false);
-	}
+	else if (!q->paused && padtun_queue_may_pass(q, batch))
+		ret = padtun_queue_try(q, batch, true);
 	if (ret == -EAGAIN && q->backlog_len < READ_ONCE(q->backlog_max)) {
 		padtun_backlog_add(q, batch, false);
 		padtun_queue_retry_later(q);

@@ -120,7 +120,8 @@ static u32 padata_serialised(struct padata_domain *dom)
  * unsigned difference would underflow into a spurious -EBUSY.
  */
 static __always_inline bool padata_get_seq(struct padata_instance *pinst,
-					   struct padata_domain *dom, u32 *seq)
+					   struct padata_domain *dom, u32 *seq,
+					   bool *idle)
 {
 	u32 done, cur;
 
@@ -137,6 +138,8 @@ static __always_inline bool padata_get_seq(struct padata_instance *pinst,
 	} while ((u32)atomic_cmpxchg(&dom->seq, cur, cur + 1) != cur);
 
 	*seq = cur;
+	/* Every object before this one serialised: see padata_submit(). */
+	*idle = done == cur;
 	return true;
 }
 
@@ -190,33 +193,17 @@ padata_parallel_cpu(struct padata_instance *pinst,
 	return a;
 }
 
-/*
- * Whether @padata may pass the objects queued before it: only when every
- * object accepted into its domain before it has been serialised, so that
- * it waits for nothing once its parallel() is done. Queued behind other
- * domains' objects, it would wait for work it has no order with, the
- * head-of-line blocking that domains are there to remove: a small packet
- * of one flow behind a bulk flow's batches. One object per domain at a
- * time, as the next one finds it in flight: the express lane cannot
- * starve the queue. @done may lag behind the serial() calls that
- * returned; then the object takes the queue, as it would have anyway.
- */
-static __always_inline bool padata_express_ok(struct padata_domain *dom,
-					      const struct padata_priv *padata)
-{
-	return atomic_read_acquire(&dom->done) == padata->seq_nr &&
-	       !padnet_fault_no_express(dom->pinst);
-}
-
+/* @express: the object takes its CPU's express list (padata_submit()). */
 static __always_inline void
 padata_queue_parallel(struct padata_instance *pinst,
-		      const struct padata_cpus *cpus, struct padata_priv *padata)
+		      const struct padata_cpus *cpus, struct padata_priv *padata,
+		      bool express)
 {
 	int cpu = padata_parallel_cpu(pinst, cpus, padata);
 	struct padata_pqueue *pq = per_cpu_ptr(pinst->pqueue, cpu);
 	struct llist_head *list = &pq->list;
 
-	if (padata_express_ok(padata->dom, padata)) {
+	if (express) {
 		this_cpu_inc(pinst->stats->express);
 		list = &pq->express;
 	}
@@ -244,6 +231,7 @@ static __always_inline int padata_submit(struct padata_instance *pinst,
 {
 	const struct padata_cpus *cpus;
 	int ret = -EINPROGRESS;
+	bool idle;
 	u32 seq;
 
 	/*
@@ -265,14 +253,26 @@ static __always_inline int padata_submit(struct padata_instance *pinst,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (!padata_get_seq(pinst, dom, &seq))
+	if (!padata_get_seq(pinst, dom, &seq, &idle))
 		goto busy;
 
 	padata->dom = dom;
 	padata->seq_nr = seq;
 	padata->cb_cpu = cb_cpu;
 	this_cpu_inc(pinst->stats->submitted);
-	padata_queue_parallel(pinst, cpus, padata);
+	/*
+	 * An object of a domain whose every earlier object was serialised
+	 * waits for nothing once its parallel() is done. Queued behind other
+	 * domains' objects, it would wait for work it has no order with, the
+	 * head-of-line blocking that domains are there to remove: a small
+	 * packet of one flow behind a bulk flow's batches. So it passes them,
+	 * on the express list. One object per domain at a time, as the next
+	 * one finds it in flight: the lane cannot starve the queue. @done may
+	 * lag behind the serial() calls that returned; then the object takes
+	 * the queue, as it would have anyway.
+	 */
+	padata_queue_parallel(pinst, cpus, padata,
+			      idle && !padnet_fault_no_express(pinst));
 	goto out;
 
 busy:

@@ -53,7 +53,7 @@ struct padata_cpus {
  * One per CPU: the objects waiting for parallel(). Any submitter adds,
  * one work item bound to @cpu takes the whole list at once, and between
  * two of its objects whatever is on @express: objects of domains that had
- * nothing else in flight (core.c, padata_express_ok()). @pending counts
+ * nothing else in flight (core.c, padata_submit()). @pending counts
  * the objects queued on either or in parallel() now: submitters read it
  * to see whether this CPU's parallel stage is idle.
  */
