@@ -5,9 +5,10 @@
  * padata_do_parallel() gives each object a sequence number, then adds it
  * to the parallel queue of one CPU of the instance's mask: its callback
  * CPU's while nothing waits there, otherwise the less loaded of two. One
- * work item per CPU drains its whole queue in one go, and before it and
- * between two of its objects the CPU's express list: objects of domains
- * that had nothing else in flight.
+ * work item per CPU drains its queue, and before it and between two of
+ * its objects the CPU's express list: objects of domains that had nothing
+ * else in flight. After PADATA_WORKER_SLICE_NS it lets the other work
+ * items of its CPU run first.
  */
 
 #include <linux/atomic.h>
@@ -16,6 +17,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
@@ -58,19 +60,48 @@ static void padata_run_express(struct padata_pqueue *pq)
 		padata_run_parallel(pq, padata);
 }
 
+/*
+ * On a per-CPU workqueue the work items of one CPU run one after another
+ * while none sleeps, those of every instance (a tunnel's transmit and
+ * receive, other users) and their serial work: a worker with a long queue
+ * would hold them all back. Once it has run this long it queues itself
+ * again, behind them, which costs no context switch.
+ */
+#define PADATA_WORKER_SLICE_NS	(500 * NSEC_PER_USEC)
+
+/* Oldest first: the list is LIFO, and early objects are due first. */
+static struct llist_node *padata_take_list(struct padata_pqueue *pq)
+{
+	return llist_reverse_order(llist_del_all(&pq->list));
+}
+
 void padnet_parallel_worker(struct work_struct *work)
 {
 	struct padata_pqueue *pq = container_of(work, struct padata_pqueue, work);
-	struct padata_priv *padata, *next;
-	struct llist_node *batch;
+	u64 end = local_clock() + PADATA_WORKER_SLICE_NS;
+	struct llist_node *batch = pq->carry ?: padata_take_list(pq);
+	struct padata_priv *padata;
 
-	/* Oldest first: the list is LIFO, and early objects are due first. */
-	batch = llist_reverse_order(llist_del_all(&pq->list));
-
+	pq->carry = NULL;
 	padata_run_express(pq);
-	llist_for_each_entry_safe(padata, next, batch, node) {
+	while (batch) {
+		padata = llist_entry(batch, struct padata_priv, node);
+		/* parallel() may free the object. */
+		batch = batch->next;
 		padata_run_parallel(pq, padata);
 		padata_run_express(pq);
+		/*
+		 * Whoever added to the list while the carry waited found the
+		 * work already queued: take the list before returning.
+		 */
+		if (!batch)
+			batch = padata_take_list(pq);
+		if (batch && local_clock() > end &&
+		    !padnet_fault_no_slice(pq->pinst)) {
+			pq->carry = batch;
+			queue_work_on(pq->cpu, pq->pinst->wq, &pq->work);
+			return;
+		}
 	}
 }
 
@@ -394,6 +425,7 @@ static void padata_queues_init(struct padata_instance *pinst)
 		init_llist_head(&pq->express);
 		INIT_WORK(&pq->work, padnet_parallel_worker);
 		pq->pinst = pinst;
+		pq->cpu = cpu;
 		init_llist_head(&sq->list);
 		INIT_WORK(&sq->work, padnet_serial_worker);
 		sq->pinst = pinst;

@@ -307,7 +307,9 @@ static int padata_cpu_offline(unsigned int cpu, struct hlist_node *node)
 		/* The token holder reads run_cpu under RCU. */
 		synchronize_rcu();
 	}
-	flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work);
+	/* A worker past its time slice queued itself again: until none is. */
+	while (flush_work(&per_cpu_ptr(pinst->pqueue, cpu)->work))
+		;
 	for_each_cpu(i, pinst->scratch)
 		flush_work(&per_cpu_ptr(pinst->squeue, i)->work);
 	mutex_unlock(&pinst->lock);

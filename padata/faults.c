@@ -108,7 +108,8 @@ bool padnet_fault_takes(struct padata_instance *pinst,
 		return true;
 	}
 	/* Only SWAP and DROP take: DELAY is padnet_fault_stops_walk()'s,
-	 * counted there, and NO_EXPRESS is the submitters'.
+	 * counted there, NO_EXPRESS the submitters' and NO_SLICE the
+	 * parallel workers'.
 	 */
 	fault = READ_ONCE(t->fault);
 	if (fault != PADNET_FAULT_SWAP && fault != PADNET_FAULT_DROP)
@@ -155,4 +156,19 @@ void padnet_fault_release_held(struct padata_instance *pinst)
 bool padnet_fault_no_express(struct padata_instance *pinst)
 {
 	return READ_ONCE(pinst->test->fault) == PADNET_FAULT_NO_EXPRESS;
+}
+
+/**
+ * padnet_fault_no_slice - PADNET_FAULT_NO_SLICE: workers keep their CPU
+ * @pinst: the instance
+ *
+ * Armed until disarmed: a parallel worker of @pinst runs its whole queue,
+ * however long, before the other work items of its CPU, as every worker
+ * did before the time slice.
+ *
+ * Return: true while the fault is armed.
+ */
+bool padnet_fault_no_slice(struct padata_instance *pinst)
+{
+	return READ_ONCE(pinst->test->fault) == PADNET_FAULT_NO_SLICE;
 }

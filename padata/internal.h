@@ -56,12 +56,18 @@ struct padata_cpus {
  * nothing else in flight (core.c, padata_submit()). @pending counts
  * the objects queued on either or in parallel() now: submitters read it
  * to see whether this CPU's parallel stage is idle.
+ *
+ * @carry: the oldest objects, the rest of a list whose worker used up its
+ * time and queued itself again (padnet_parallel_worker()). Only the work
+ * item touches it, and the workqueue never runs one item twice at once.
  */
 struct padata_pqueue {
 	struct llist_head list;
 	struct llist_head express;
+	struct llist_node *carry;
 	struct work_struct work;
 	struct padata_instance *pinst;
+	int cpu;
 	atomic_t pending;
 };
 
@@ -235,6 +241,7 @@ bool padnet_fault_stops_walk(struct padata_instance *pinst,
 bool padnet_fault_takes(struct padata_instance *pinst,
 			struct padata_priv *padata);
 bool padnet_fault_no_express(struct padata_instance *pinst);
+bool padnet_fault_no_slice(struct padata_instance *pinst);
 void padnet_fault_release_held(struct padata_instance *pinst);
 
 static inline void padnet_test_point(struct padata_instance *pinst,
@@ -275,6 +282,11 @@ static inline bool padnet_fault_takes(struct padata_instance *pinst,
 }
 
 static inline bool padnet_fault_no_express(struct padata_instance *pinst)
+{
+	return false;
+}
+
+static inline bool padnet_fault_no_slice(struct padata_instance *pinst)
 {
 	return false;
 }

@@ -1924,6 +1924,64 @@ static void padata_test_domain_stalled(struct kunit *test)
 }
 
 /*
+ * A one-CPU mask of a CPU other than this thread's, which stays on its
+ * own until migrate_enable(): a busy worker there must not keep it from
+ * looking. Skips the case on fewer than two CPUs.
+ */
+static int pt_away_cpu(struct kunit *test, cpumask_var_t *mask)
+{
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(mask, GFP_KERNEL));
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	cpumask_set_cpu(cpu, *mask);
+	return cpu;
+}
+
+/*
+ * Two rounds on @cpu: @heavy objects of @busy (PT_DELAY), then one of
+ * @other. In the first, @fault armed on @busy (the negative control), the
+ * one passes at most @off_max of them; in the second at least heavy - 2.
+ */
+static void pt_pass_rounds(struct kunit *test, struct pt_ctx *busy,
+			   struct pt_ctx *other, int cpu, u32 heavy,
+			   enum padnet_test_fault fault, int off_max)
+{
+	int passed;
+	u32 r;
+
+	for (r = 0; r < 2; r++) {
+		bool off = r == 0;
+
+		KUNIT_EXPECT_EQ(test,
+				padnet_test_set_fault(busy->pinst,
+						      off ? fault : PADNET_FAULT_NONE,
+						      0, 0),
+				0);
+		pt_submit_range(busy, r * heavy, (r + 1) * heavy, PT_DELAY, cpu);
+		pt_submit_range(other, r, r + 1, PT_INLINE, cpu);
+		if (!pt_wait_all(other))
+			return;
+		passed = (r + 1) * heavy - atomic_read(&busy->serialized);
+		if (off)
+			KUNIT_EXPECT_LE_MSG(test, passed, off_max,
+					    "fault armed: passed %d of %u",
+					    passed, heavy);
+		else
+			KUNIT_EXPECT_GE_MSG(test, passed, (int)heavy - 2,
+					    "fault off: passed %d of %u",
+					    passed, heavy);
+		if (!pt_wait_all(busy))
+			return;
+		/* Counted done just after serial(): let the worker end. */
+		flush_workqueue(busy->wq);
+	}
+}
+
+/*
  * The express lane: an object of a domain with nothing in flight passes
  * the objects other domains queued before it on its CPU, and waits only
  * for the one in parallel() there. One CPU, not this thread's: four
@@ -1934,55 +1992,50 @@ static void padata_test_domain_stalled(struct kunit *test)
  */
 static void padata_test_express(struct kunit *test)
 {
-	const u32 rounds = 2, heavy = 4;
+	const u32 heavy = 4;
 	struct padata_stats st;
 	struct pt_ctx *own, *other;
 	cpumask_var_t mask;
-	int cb, passed;
-	u32 r;
+	int cb = pt_away_cpu(test, &mask);
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two online CPUs");
-	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
-	/* The busy worker must not keep this thread from looking. */
-	migrate_disable();
-	cb = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	cpumask_set_cpu(cb, mask);
-	own = pt_ctx_create(test, 0, mask, rounds * heavy, 1000);
+	own = pt_ctx_create(test, 0, mask, 2 * heavy, 1000);
 	free_cpumask_var(mask);
-	other = pt_domain_create(test, 1, own, rounds);
+	other = pt_domain_create(test, 1, own, 2);
 	own->delay_us = 100000;
-
-	for (r = 0; r < rounds; r++) {
-		bool shut = r == 0;
-
-		KUNIT_EXPECT_EQ(test, padnet_test_set_fault(own->pinst, shut ?
-				PADNET_FAULT_NO_EXPRESS : PADNET_FAULT_NONE,
-				0, 0), 0);
-		pt_submit_range(own, r * heavy, (r + 1) * heavy, PT_DELAY, cb);
-		pt_submit_range(other, r, r + 1, PT_INLINE, cb);
-		if (!pt_wait_all(other))
-			break;
-		passed = (r + 1) * heavy - atomic_read(&own->serialized);
-		if (shut)
-			KUNIT_EXPECT_LE_MSG(test, passed, 1,
-					    "lane shut: passed %d of %u", passed,
-					    heavy);
-		else
-			KUNIT_EXPECT_GE_MSG(test, passed, (int)heavy - 2,
-					    "lane open: passed %d of %u", passed,
-					    heavy);
-		if (!pt_wait_all(own))
-			break;
-		/* Counted done just after serial(): let the worker end. */
-		flush_workqueue(own->wq);
-	}
+	pt_pass_rounds(test, own, other, cb, heavy, PADNET_FAULT_NO_EXPRESS, 1);
 	migrate_enable();
-	pt_verify(own, rounds * heavy);
-	pt_verify(other, rounds);
+	pt_verify(own, 2 * heavy);
+	pt_verify(other, 2);
 	padnet_test_read_stats(own->pinst, &st, NULL);
 	/* Round 2's first object of each domain; round 1 had the lane shut. */
 	KUNIT_EXPECT_EQ(test, st.express, 2UL);
+}
+
+/*
+ * The time slice: on a per-CPU workqueue, a parallel worker with a long
+ * queue lets the other work items of its CPU run between two of its
+ * objects once it has run PADATA_WORKER_SLICE_NS. One CPU, not this
+ * thread's: six objects of one instance, 20 ms of parallel() each, then
+ * one of a second instance on the same CPU, whose worker shares the CPU's
+ * worker pool: it is serialised before the third of the six is. With the
+ * slice off (PADNET_FAULT_NO_SLICE, the negative control, run first) it
+ * waits for all six.
+ */
+static void padata_test_slice(struct kunit *test)
+{
+	const u32 heavy = 6;
+	struct pt_ctx *busy, *other;
+	cpumask_var_t mask;
+	int cpu = pt_away_cpu(test, &mask);
+
+	busy = pt_ctx_create(test, 0, mask, 2 * heavy, 1000);
+	other = pt_ctx_create(test, 1, mask, 2, 1000);
+	free_cpumask_var(mask);
+	busy->delay_us = 20000;
+	pt_pass_rounds(test, busy, other, cpu, heavy, PADNET_FAULT_NO_SLICE, 0);
+	migrate_enable();
+	pt_verify(busy, 2 * heavy);
+	pt_verify(other, 2);
 }
 
 /*
@@ -3167,6 +3220,7 @@ static struct kunit_case padata_test_cases[] = {
 	KUNIT_CASE(padata_test_domains_interleaved),
 	KUNIT_CASE(padata_test_domain_stalled),
 	KUNIT_CASE(padata_test_express),
+	KUNIT_CASE(padata_test_slice),
 	KUNIT_CASE(padata_test_domain_hotplug_cb_cpu),
 	KUNIT_CASE(padata_test_nested),
 	KUNIT_CASE(padata_test_free_after_last_serial),

@@ -32,6 +32,7 @@ enum padnet_test_fault {
 	PADNET_FAULT_DROP,	/* hold the chosen object until the fault is cleared */
 	PADNET_FAULT_DELAY,	/* stop the walk at the chosen object for a while */
 	PADNET_FAULT_NO_EXPRESS, /* until disarmed: no object passes the queue */
+	PADNET_FAULT_NO_SLICE,	/* until disarmed: a worker runs its whole queue */
 };
 
 #ifdef PADNET_TEST_HOOKS

@@ -128,8 +128,8 @@ EXPORT_SYMBOL_NS_GPL(padnet_test_set_hook, PADNET_TEST);
  *       next); other domains' walks meet no fault.
  * @delay_ms: for %PADNET_FAULT_DELAY, how long the walk stops.
  *
- * %PADNET_FAULT_NO_EXPRESS is not due once: it holds, for every domain,
- * until disarmed; @nth does not apply.
+ * %PADNET_FAULT_NO_EXPRESS and %PADNET_FAULT_NO_SLICE are not due once:
+ * they hold, for every domain and CPU, until disarmed; @nth does not apply.
  *
  * For negative controls: a checker of the suite must see each fault.
  *
