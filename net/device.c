@@ -65,7 +65,19 @@ static int padtun_stop(struct net_device *dev)
 	return 0;
 }
 
+/* A light packet is encrypted and sent from ndo_start_xmit itself
+ * (queueing.c, in place), into the underlay's qdisc and driver while ours
+ * are held: their locks need classes of their own, as every tunnel that
+ * sends in place gives them, or lockdep sees one lock taken twice.
+ */
+static int padtun_init(struct net_device *dev)
+{
+	netdev_lockdep_set_classes(dev);
+	return 0;
+}
+
 static const struct net_device_ops padtun_netdev_ops = {
+	.ndo_init		= padtun_init,
 	.ndo_open		= padtun_open,
 	.ndo_stop		= padtun_stop,
 	.ndo_start_xmit		= padtun_xmit,

@@ -23,6 +23,10 @@
  *   split_reversed	submit the batches a GSO packet is split into last
  *			first (split.c): exists only to show that the
  *			sequence checkers catch a split that breaks order
+ *   in_place_any	half the light packets of a domain with packets in
+ *			flight are transformed in place all the same
+ *			(queueing.c), the rest wait: exists only to show
+ *			that the sequence checkers catch the overtaking
  * Module-wide rather than per device: names would clash across namespaces.
  *
  * What a knob needs per object it holds (a work item) it allocates on the
@@ -58,6 +62,7 @@ static u32 padtun_rekey_ms;
 static bool padtun_fixed_random;
 static BLOCKING_NOTIFIER_HEAD(padtun_vmfork_chain);
 static bool padtun_split_reversed;
+static bool padtun_in_place_any;
 
 /* A padata object or an AEAD request a knob holds in a work item. */
 struct padtun_knob_work {
@@ -106,6 +111,8 @@ int padtun_knobs_init(void)
 			    &padtun_knob_vmfork_fops);
 	debugfs_create_bool("split_reversed", 0600, padtun_debugfs,
 			    &padtun_split_reversed);
+	debugfs_create_bool("in_place_any", 0600, padtun_debugfs,
+			    &padtun_in_place_any);
 	return 0;
 }
 
@@ -255,4 +262,19 @@ void padtun_knob_vmfork_unregister(struct notifier_block *nb)
 bool padtun_knob_split_reversed(void)
 {
 	return READ_ONCE(padtun_split_reversed);
+}
+
+bool padtun_knob_in_place_any(void)
+{
+	return READ_ONCE(padtun_in_place_any) && (get_random_u32() & 1);
+}
+
+/* A knob that delays, moves or reorders what padata runs is on: what it
+ * stresses must go through padata (queueing.c runs nothing in place).
+ */
+bool padtun_knobs_reorder(void)
+{
+	return READ_ONCE(padtun_delay_us_max) || READ_ONCE(padtun_defer_serial) ||
+	       READ_ONCE(padtun_unordered) || READ_ONCE(padtun_async_crypto) ||
+	       READ_ONCE(padtun_split_reversed);
 }

@@ -29,6 +29,8 @@ void padtun_knob_fixed_random(u8 *random, size_t len);
 int padtun_knob_vmfork_register(struct notifier_block *nb);
 void padtun_knob_vmfork_unregister(struct notifier_block *nb);
 bool padtun_knob_split_reversed(void);
+bool padtun_knob_in_place_any(void);
+bool padtun_knobs_reorder(void);
 #else
 static inline int padtun_knobs_init(void) { return 0; }
 static inline void padtun_knobs_exit(void) { }
@@ -65,6 +67,8 @@ static inline int padtun_knob_vmfork_register(struct notifier_block *nb)
 
 static inline void padtun_knob_vmfork_unregister(struct notifier_block *nb) { }
 static inline bool padtun_knob_split_reversed(void) { return false; }
+static inline bool padtun_knob_in_place_any(void) { return false; }
+static inline bool padtun_knobs_reorder(void) { return false; }
 #endif
 
 #endif /* _PADTUN_KNOBS_H */

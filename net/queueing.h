@@ -68,6 +68,7 @@ struct padtun_batch {
 	unsigned int count;		/* packets: what inflight counts */
 	unsigned int held;		/* of them, kept counted by finish() */
 	unsigned int domain;		/* its ordering domain, 0 in order link */
+	bool in_place;			/* run by its submitter, not by padata */
 	struct padtun_crypt crypt;	/* last: its request follows it */
 };
 
@@ -105,12 +106,10 @@ struct padtun_queue_ops {
 	 * it.
 	 */
 	void (*release)(struct padtun_batch *batch);
-	/* Keep the queue's cost_ps: the direction splits by it (split.c). */
-	bool measure_cost;
-
 	enum padtun_stat stat_submitted;
 	enum padtun_stat stat_busy;
 	enum padtun_stat stat_passed;
+	enum padtun_stat stat_in_place;
 	enum padtun_stat stat_dropped;
 	enum padtun_stat stat_parallel;
 };

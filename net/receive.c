@@ -523,6 +523,7 @@ const struct padtun_queue_ops padtun_rx_ops = {
 	.stat_submitted	= PADTUN_STAT_RX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_RX_BUSY,
 	.stat_passed	= PADTUN_STAT_RX_PASSED,
+	.stat_in_place	= PADTUN_STAT_RX_IN_PLACE,
 	.stat_dropped	= PADTUN_STAT_RX_DROPPED,
 	.stat_parallel	= PADTUN_STAT_RX_PARALLEL,
 };

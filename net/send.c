@@ -321,10 +321,10 @@ const struct padtun_queue_ops padtun_tx_ops = {
 	.finish		= padtun_tx_finish,
 	.drained	= padtun_tx_maybe_wake,
 	.release	= padtun_tx_release,
-	.measure_cost	= true,
 	.stat_submitted	= PADTUN_STAT_TX_SUBMITTED,
 	.stat_busy	= PADTUN_STAT_TX_BUSY,
 	.stat_passed	= PADTUN_STAT_TX_PASSED,
+	.stat_in_place	= PADTUN_STAT_TX_IN_PLACE,
 	.stat_dropped	= PADTUN_STAT_TX_DROPPED,
 	.stat_parallel	= PADTUN_STAT_TX_PARALLEL,
 };

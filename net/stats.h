@@ -13,6 +13,7 @@ enum padtun_stat {
 	PADTUN_STAT_TX_SUBMITTED,	/* accepted by the tx padata instance */
 	PADTUN_STAT_TX_BUSY,		/* padata said -EBUSY: kept, resubmitted */
 	PADTUN_STAT_TX_PASSED,		/* batches of an idle domain that passed others */
+	PADTUN_STAT_TX_IN_PLACE,	/* light packets of an idle domain, not handed off */
 	PADTUN_STAT_TX_SENT,		/* handed to the UDP tunnel */
 	PADTUN_STAT_TX_BYTES,		/* inner bytes of the sent packets */
 	PADTUN_STAT_TX_GSO,		/* UDP GSO skbs sent: several of tx_sent each */
@@ -22,6 +23,7 @@ enum padtun_stat {
 	PADTUN_STAT_RX_SUBMITTED,
 	PADTUN_STAT_RX_BUSY,
 	PADTUN_STAT_RX_PASSED,
+	PADTUN_STAT_RX_IN_PLACE,
 	PADTUN_STAT_RX_MALFORMED,	/* bad header, length or inner packet */
 	PADTUN_STAT_RX_WRONG_PEER,	/* source is not the remote address */
 	PADTUN_STAT_RX_AUTH_FAILED,	/* tag did not verify */

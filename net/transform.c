@@ -157,6 +157,19 @@ void padtun_key_destroy(struct padtun_key *key)
 	memzero_explicit(key->raw, sizeof(key->raw));
 }
 
+/**
+ * padtun_key_sync - whether crypting with @key is done when the call returns
+ * @key: a session key
+ *
+ * lib/crypto's and none's always are; a tfm's unless its algorithm may
+ * complete later (CRYPTO_ALG_ASYNC, a hardware driver or cryptd).
+ */
+bool padtun_key_sync(const struct padtun_key *key)
+{
+	return !key->aead ||
+	       !(crypto_aead_alg(key->aead)->base.cra_flags & CRYPTO_ALG_ASYNC);
+}
+
 /* The crypto API's algorithm exists and takes our key length: a link
  * that could never make a session is refused at creation. Its request
  * size sizes the batches (keys of later sessions are checked against it).

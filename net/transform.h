@@ -93,6 +93,7 @@ int padtun_transform_session_key(const struct padtun_transform *t,
 				 const struct padtun_direction *dir,
 				 struct padtun_key *key);
 void padtun_key_destroy(struct padtun_key *key);
+bool padtun_key_sync(const struct padtun_key *key);
 
 /* Both return -EINPROGRESS when the AEAD went asynchronous: crypt->done
  * is then called later. Any other value is the final result.

@@ -141,6 +141,18 @@ rfc4737() {
 	sed -n "s/^rfc4737 total packets .* $2 \([^ ]*\).*/\1/p" "$1"
 }
 
+# reordering_reported FILE NAME: a negative control's verdict on the
+# seqcheck report FILE, two TAP lines: seqcheck saw reordering ($reordered
+# datagrams), and RFC 4737's count agrees.
+reordering_reported() {
+	reordered=$(sed -n 's/.*reordered \([0-9]*\).*/\1/p' "$1")
+	[ "${reordered:-0}" -gt 0 ]
+	ok $? "$2: seqcheck reports reordering (${reordered:-?})"
+	_reorders=$(rfc4737 "$1" reorders)
+	[ "$_reorders" = "$reordered" ]
+	ok $? "$2: RFC 4737 agrees (${_reorders:-?} reordered packets, extent max $(rfc4737 "$1" extent_max))"
+}
+
 # seqcheck_recv BARRIER FILE DESC PORT COUNT [OPTION...] [-- CMD [ARG...]]:
 # receive a seqcheck stream while the peer sends it: the receiver
 # (seqcheck_start FILE PORT COUNT OPTION...) listens, the peer is met at

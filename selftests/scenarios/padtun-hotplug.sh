@@ -62,8 +62,10 @@ sync_with_peer hotplug-done
 hotplug_settled
 # Back, each where it belongs: the link's two padata instances (tx's
 # created first) ran serial() for the pings only on CPU 1 (tx) and 2 (rx).
+# Pings of 1,400 bytes: a small one would be encrypted and decrypted in
+# place, without padata (docs/padtun.rst, "In place").
 link_serial_snapshot
-ping -c 3 -W 5 "$OTHER" > /dev/null
+ping -c 3 -s 1372 -W 5 "$OTHER" > /dev/null
 ok $? "ping $OTHER after the loop"
 link_serial_since
 [ "$(padata_instances)" = 2 ] && [ "$tx_serial" = 1 ] && [ "$rx_serial" = 2 ]

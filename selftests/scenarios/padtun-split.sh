@@ -99,12 +99,7 @@ if [ -e $KNOBS/split_reversed ]; then
 	sync_with_peer reversed-on
 	stream reversed
 	if [ "$ROLE" = a ]; then
-		reordered=$(sed -n 's/.*reordered \([0-9]*\).*/\1/p' "$RESULTS/reversed.txt")
-		[ "${reordered:-0}" -gt 0 ]
-		ok $? "reversed: seqcheck reports reordering (${reordered:-?})"
-		reorders=$(rfc4737 "$RESULTS/reversed.txt" reorders)
-		[ "$reorders" = "$reordered" ]
-		ok $? "reversed: RFC 4737 agrees ($reorders reordered packets, extent max $(rfc4737 "$RESULTS/reversed.txt" extent_max))"
+		reordering_reported "$RESULTS/reversed.txt" reversed
 		late=$(stat rx_reordered_on_wire)
 		[ "${late:-0}" -gt 0 ]
 		ok $? "reversed: datagrams behind a later one at padtun: ${late:-?}"
