@@ -9,20 +9,24 @@
  * runs once the underlay driver's poll is done and submits what gathered
  * as a few batches: one padata object per burst rather than per datagram.
  *
- * Delivery: serial() queues the inner packets on the link's delivery
- * list, whose poll hands them to GRO (napi_gro_receive), so a batch of
- * inner TCP segments is merged before the stack sees it.
+ * Delivery: serial() queues the inner packets on its ordering domain's
+ * delivery list, whose poll hands them to GRO (napi_gro_receive), so a
+ * batch of inner TCP segments is merged before the stack sees it. One per
+ * domain, so that a small flow's packet waits for its own domain's
+ * packets only: NAPI polls the lists in turn, a weight's worth each.
  *
- * One list and one NAPI instance per link, not one per CPU (as gro_cells
- * has): when the CPU that queues moves (the underlay's interrupt, or rx's
- * serial CPU under CPU hotplug), a per-CPU list could still hold packets
- * that later ones, queued on the new CPU, would overtake (padtun-hotplug
- * saw both). A single list keeps the order in which they were queued, and
- * NAPI runs one poll at a time.
+ * One list and one NAPI instance per link or domain, not one per CPU (as
+ * gro_cells has): when the CPU that queues moves (the underlay's
+ * interrupt, or rx's serial CPU under CPU hotplug), a per-CPU list could
+ * still hold packets that later ones, queued on the new CPU, would
+ * overtake (padtun-hotplug saw both). A single list keeps the order in
+ * which they were queued, and NAPI runs one poll at a time.
  */
 
+#include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include "burst.h"
@@ -55,7 +59,7 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
 
 /**
  * padtun_burst_add - queue a packet for the list's next poll
- * @burst: the link's burst or delivery list
+ * @burst: the link's burst list or a domain's delivery list
  * @skb: the packet
  * @limit: how many packets the list may already hold
  *
@@ -93,14 +97,75 @@ void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
 	napi_enable(&burst->napi);
 }
 
+/* The poll will not run again; its list is freed after a grace period
+ * (synchronize_net(), one for all the lists that go together).
+ */
+static void padtun_burst_stop(struct padtun_burst *burst)
+{
+	napi_disable(&burst->napi);
+	__netif_napi_del(&burst->napi);
+}
+
+static void padtun_burst_purge(struct padtun_burst *burst)
+{
+	spin_lock_bh(&burst->lock);
+	__skb_queue_purge(&burst->skbs);
+	spin_unlock_bh(&burst->lock);
+}
+
 /* Context: process, once nothing adds any more, before what the poll hands
  * packets to goes.
  */
 void padtun_burst_destroy(struct padtun_burst *burst)
 {
-	napi_disable(&burst->napi);
-	netif_napi_del(&burst->napi);
-	spin_lock_bh(&burst->lock);
-	__skb_queue_purge(&burst->skbs);
-	spin_unlock_bh(&burst->lock);
+	padtun_burst_stop(burst);
+	synchronize_net();
+	padtun_burst_purge(burst);
+}
+
+/**
+ * padtun_bursts_create - @n lists, each with its NAPI instance
+ * @pt: the device
+ * @n: how many (the ordering domains)
+ * @consume: what each list's poll hands its packets to
+ *
+ * Charged to the caller's memory cgroup, as the device's own memory is.
+ * Context: process.
+ * Return: the lists, or NULL without memory.
+ */
+struct padtun_burst *padtun_bursts_create(struct padtun_dev *pt,
+					  unsigned int n,
+					  padtun_burst_consume_t consume)
+{
+	struct padtun_burst *bursts;
+	unsigned int i;
+
+	bursts = kvcalloc(n, sizeof(*bursts), GFP_KERNEL_ACCOUNT);
+	if (!bursts)
+		return NULL;
+	for (i = 0; i < n; i++)
+		padtun_burst_init(&bursts[i], pt, consume);
+	return bursts;
+}
+
+/**
+ * padtun_bursts_destroy - undo padtun_bursts_create()
+ * @bursts: the lists
+ * @n: how many
+ *
+ * One grace period for all of them: a list per domain, up to 64, under
+ * RTNL when the domains change.
+ *
+ * Context: process, once nothing adds any more.
+ */
+void padtun_bursts_destroy(struct padtun_burst *bursts, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		padtun_burst_stop(&bursts[i]);
+	synchronize_net();
+	for (i = 0; i < n; i++)
+		padtun_burst_purge(&bursts[i]);
+	kvfree(bursts);
 }

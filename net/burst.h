@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Packets waiting for a link-wide NAPI poll: datagrams received, or inner
- * packets to deliver. See burst.c.
+ * Packets waiting for a NAPI poll: datagrams received (one list per link),
+ * or inner packets to deliver (one per ordering domain). See burst.c.
  */
 #ifndef _PADTUN_BURST_H
 #define _PADTUN_BURST_H
@@ -30,5 +30,9 @@ void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
 void padtun_burst_destroy(struct padtun_burst *burst);
 bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 		      unsigned int limit);
+struct padtun_burst *padtun_bursts_create(struct padtun_dev *pt,
+					  unsigned int n,
+					  padtun_burst_consume_t consume);
+void padtun_bursts_destroy(struct padtun_burst *bursts, unsigned int n);
 
 #endif /* _PADTUN_BURST_H */

@@ -242,7 +242,7 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 		fallthrough;
 	case PADTUN_STAGE_DELIVER:
 		/* rx serial() delivered its last. */
-		padtun_burst_destroy(&pt->deliver);
+		padtun_bursts_destroy(pt->deliver, pt->domains);
 		padtun_sessions_forget(pt);
 		fallthrough;
 	case PADTUN_STAGE_TX:
@@ -347,8 +347,12 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	ret = padtun_queue_set_domains(&pt->tx, pt->domains);
 	if (ret)
 		goto err_padata;
-	/* rx serial() hands packets to it: made before the rx queue. */
-	padtun_burst_init(&pt->deliver, pt, padtun_rx_to_gro);
+	/* rx serial() hands packets to them: made before the rx queue. */
+	pt->deliver = padtun_bursts_create(pt, pt->domains, padtun_rx_to_gro);
+	if (!pt->deliver) {
+		NL_SET_ERR_MSG(extack, "no memory for the delivery lists");
+		return -ENOMEM;
+	}
 	*reached = PADTUN_STAGE_DELIVER;
 	atomic_set(&pt->rx_unauth_bytes, 0);
 	ret = padtun_queue_init(&pt->rx, pt, &padtun_rx_ops, pt->cpus,
@@ -499,16 +503,24 @@ set_limit:
 static int padtun_set_domains(struct padtun_dev *pt, unsigned int domains)
 {
 	unsigned int old = pt->domains;
+	struct padtun_burst *deliver;
 	int ret;
 
+	deliver = padtun_bursts_create(pt, domains, padtun_rx_to_gro);
+	if (!deliver)
+		return -ENOMEM;
 	ret = padtun_queue_set_domains(&pt->tx, domains);
 	if (!ret)
 		ret = padtun_queue_set_domains(&pt->rx, domains);
 	if (ret) {
 		padtun_queue_set_domains(&pt->tx, old);
 		padtun_queue_set_domains(&pt->rx, old);
+		padtun_bursts_destroy(deliver, domains);
 		return ret;
 	}
+	/* Empty: what they held was counted in flight, and nothing is. */
+	padtun_bursts_destroy(pt->deliver, old);
+	pt->deliver = deliver;
 	WRITE_ONCE(pt->domains, domains);
 	padtun_serial_cpus_reset(pt);
 	return 0;

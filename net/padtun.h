@@ -79,7 +79,11 @@ struct padtun_dev {
 	 * datagrams not authenticated or dropped yet.
 	 */
 	atomic_t rx_unauth_bytes;
-	struct padtun_burst deliver;	/* decrypted, in order, to GRO */
+	/* Per domain (@domains of them): decrypted, in order, to GRO.
+	 * Replaced with the domains, under RTNL with both queues paused
+	 * and empty (padtun_set_domains()).
+	 */
+	struct padtun_burst *deliver;
 	struct padtun_pcpu_stats __percpu *stats;
 };
 

@@ -4,7 +4,7 @@
  * datagram on the link's burst list (burst.c), whose poll submits the
  * datagrams of each session and domain to the rx padata instance as one
  * batch; parallel() authenticates and decrypts; serial() runs the replay
- * window and delivers through the link's delivery list (burst.c) to GRO,
+ * window and delivers through its domain's delivery list (burst.c) to GRO,
  * in arrival order.
  */
 
@@ -208,7 +208,7 @@ void padtun_rx_submit_taken(struct padtun_burst *burst,
 
 /**
  * padtun_rx_to_gro - hand what the delivery list's poll took to GRO
- * @deliver: the link's delivery list
+ * @deliver: a domain's delivery list
  * @taken: decrypted inner packets, in sequence order
  * @budget: unused: the poll took no more than it
  *
@@ -413,11 +413,11 @@ static int padtun_rx_decrypted(struct padtun_batch *batch, struct sk_buff *skb,
 	return 0;
 }
 
-/* Hand the packet, an IP packet from our layer-3 device, to GRO's queue.
- * True: queued, and held in flight until padtun_rx_to_gro().
+/* Hand the packet, an IP packet from our layer-3 device, to its domain's
+ * GRO queue. True: queued, and held in flight until padtun_rx_to_gro().
  */
 static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
-			      unsigned int len)
+			      unsigned int domain, unsigned int len)
 {
 	struct net_device *dev = pt->dev;
 
@@ -432,7 +432,7 @@ static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	 * bound of the list's own: rx's in-flight limit is it.
 	 */
 	if (likely(netif_running(dev) &&
-		   padtun_burst_add(&pt->deliver, skb, UINT_MAX))) {
+		   padtun_burst_add(&pt->deliver[domain], skb, UINT_MAX))) {
 		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
 					PADTUN_STAT_RX_BYTES, 1, len);
 		return true;
@@ -500,7 +500,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		goto drop;
 	}
 	padtun_sessions_promote(pt, batch->sess);
-	return padtun_rx_deliver(pt, skb, cb->len);
+	return padtun_rx_deliver(pt, skb, batch->domain, cb->len);
 
 drop:
 	kfree_skb_reason(skb, reason);
