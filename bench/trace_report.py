@@ -44,7 +44,7 @@ def load(path):
             kind = m.group(2)
             if m.group(3):
                 kind += '@' + ('eth0' if m.group(3) == 'eth0' else 'tun')
-            events[kind].append(float(m.group(1)))
+            events[kind].append(float(m.group(1)) * 1000)  # ms
     return events
 
 
@@ -55,6 +55,7 @@ def after(events, kind, t):
 
 
 def chain(events, kinds, t0):
+    """The times of kinds, each the first at or after the one before."""
     times = [t0]
     for kind in kinds[1:]:
         t = after(events, kind, times[-1])
@@ -111,12 +112,11 @@ def on_a(a, t0, rows):
 def print_rows(rows):
     print(f'  {"stage (ms)":36s} {"n":>4s} {"mean":>7s} {"p50":>7s} {"p90":>7s} {"p99":>7s}')
     for name, v in rows.items():
-        v = [x * 1000 for x in v] if not name.startswith('ping') else v
         print(f'  {name:36s} {len(v):4d} {statistics.mean(v):7.2f} '
               f'{statistics.median(v):7.2f} {pct(v, .9):7.2f} {pct(v, .99):7.2f}')
     if rows.get('b a and the wire') and rows.get('a total'):
         wire = (statistics.mean(rows['b a and the wire']) -
-                statistics.mean(rows['a total'])) * 1000
+                statistics.mean(rows['a total']))
         print(f'  {"the wire, both ways (mean)":36s} {"":4s} {wire:7.2f}')
 
 
@@ -134,7 +134,7 @@ def main():
                 rtt = on_b(b, t0, rows)
                 if rtt is not None:
                     rows['ping (busybox)'].append(rtts[i + 3])
-                    rows['ping - device'].append(rtts[i + 3] - rtt * 1000)
+                    rows['ping - device'].append(rtts[i + 3] - rtt)
             for t0 in a.get(RX[0], [])[3:]:
                 on_a(a, t0, rows)
         print(f'{mode}:')

@@ -399,7 +399,7 @@ static bool padtun_queue_light(struct padtun_queue *q,
 			       const struct padtun_batch *batch)
 {
 	unsigned int len = skb_peek(&batch->skbs)->len;
-	unsigned int cost = READ_ONCE(q->cost_ps);
+	unsigned int cost = padtun_queue_cost_ps(q);
 
 	if (batch->count != 1)
 		return false;
@@ -420,10 +420,12 @@ static bool padtun_queue_light(struct padtun_queue *q,
 static bool padtun_queue_in_place_ok(struct padtun_queue *q,
 				     struct padtun_batch *batch)
 {
-	if (!padtun_queue_light(q, batch) || batch->domain >= q->domains ||
+	if (!padtun_queue_light(q, batch) ||
 	    !padtun_key_sync(batch->crypt.key) || padtun_knobs_reorder())
 		return false;
-	return padtun_queue_may_pass(q, batch) || padtun_knob_in_place_any();
+	if (unlikely(padtun_knob_in_place_any()))
+		return batch->domain < q->domains;
+	return padtun_queue_may_pass(q, batch);
 }
 
 /* Both stages, here and now: padata's parallel() and serial() run on the
@@ -437,6 +439,25 @@ static void padtun_queue_run_in_place(struct padtun_queue *q,
 	local_bh_disable();
 	padtun_queue_parallel(&batch->padata);
 	local_bh_enable();
+}
+
+/* Caller holds q->lock, the queue not paused. 1: the batch is to run in
+ * place, counted in flight as padtun_queue_try() counts (its serial()
+ * uncounts); otherwise what padtun_queue_try() returns, or -EAGAIN: it
+ * waits behind the backlog or the in-flight limit.
+ */
+static int padtun_queue_enter(struct padtun_queue *q,
+			      struct padtun_batch *batch)
+{
+	if (padtun_queue_in_place_ok(q, batch)) {
+		atomic_add(batch->count, &q->inflight);
+		return 1;
+	}
+	if (list_empty(&q->backlog) && !padtun_queue_full(q))
+		return padtun_queue_try(q, batch, false);
+	if (padtun_queue_may_pass(q, batch))
+		return padtun_queue_try(q, batch, true);
+	return -EAGAIN;
 }
 
 /* Nothing in flight means no serial() will come to kick the backlog: poll
@@ -480,21 +501,11 @@ void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat)
  */
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch)
 {
-	bool in_place = false;
 	int ret = -EAGAIN;
 
 	spin_lock_bh(&q->lock);
-	if (!q->paused && padtun_queue_in_place_ok(q, batch)) {
-		/* Counted as padtun_queue_try() counts: serial() uncounts. */
-		atomic_add(batch->count, &q->inflight);
-		in_place = true;
-		ret = 0;
-	} else if (!q->paused && list_empty(&q->backlog) &&
-		   !padtun_queue_full(q)) {
-		ret = padtun_queue_try(q, batch, false);
-	} else if (!q->paused && padtun_queue_may_pass(q, batch)) {
-		ret = padtun_queue_try(q, batch, true);
-	}
+	if (!q->paused)
+		ret = padtun_queue_enter(q, batch);
 	if (ret == -EAGAIN && q->backlog_len < READ_ONCE(q->backlog_max)) {
 		padtun_backlog_add(q, batch, false);
 		padtun_queue_retry_later(q);
@@ -502,7 +513,7 @@ void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch)
 	}
 	spin_unlock_bh(&q->lock);
 
-	if (in_place)
+	if (ret > 0)
 		padtun_queue_run_in_place(q, batch);
 	else if (unlikely(ret))
 		padtun_batch_drop(q, batch);
