@@ -646,7 +646,9 @@ def main():
         nreps = max(r["rep"] for r in core_rows)
         engines = ("padnet", "kernel", "unordered")
         md.append("The padata core alone (`bench/padata_bench.c`, guest a, link idle, one submitter): "
-                  f"objects per second, median (min-max) of {nreps} alternating repetitions; "
+                  "objects per second from the first submission to the last completion "
+                  "(an instance's setup and teardown not counted), "
+                  f"median (min-max) of {nreps} alternating repetitions; "
                   "x 1 CPU is the median on every CPU over the median on one.")
         md.append("")
         md.append("| work per object | CPUs | padnet | kernel padata | unordered work items | "
