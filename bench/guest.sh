@@ -189,7 +189,7 @@ profile() {
 # until one comes back: a lifts the last test's filter only once it is
 # past that test's last barrier, so the first echo may still be dropped,
 # and a single echo with a deadline waited all of it out (8 s idle before
-# the test, for one test in three in a make bench of four tests).
+# each one-sided test that came right after a transmit test).
 one_sided_begin() {
 	case $1 in tx*|rx*) ;; *) return 0 ;; esac
 	if [ "$ROLE" = b ]; then
