@@ -364,7 +364,8 @@ static void padtun_backlog_del(struct padtun_queue *q,
  * So it goes ahead, past the in-flight limit too, and padata's express
  * lane takes it past their queued batches (docs/padtun.rst, "Ordering
  * domains"). One batch per domain at a time: the next finds it in flight.
- * Asked only when the backlog or the limit would hold the batch back.
+ * Asked only where it decides: for a light batch, or one the backlog or
+ * the limit would hold back (padtun_queue_enter()).
  */
 static bool padtun_queue_may_pass(struct padtun_queue *q,
 				  const struct padtun_batch *batch)
@@ -408,24 +409,31 @@ static bool padtun_queue_light(struct padtun_queue *q,
 	return div_u64((u64)len * cost, 1000) < PADTUN_IN_PLACE_NS;
 }
 
-/* Caller holds q->lock. A batch of one light packet whose domain waits
- * for nothing (padtun_queue_may_pass()) is transformed and handed on by
- * its submitter, in place, where padata would only make it wait: its
- * order is kept because everything before it in its domain is done, and
- * the callers submit a domain's batches one at a time (ndo_start_xmit
- * under the tx lock, the burst list's poll), so nothing after it starts
- * before it is done. Not with an AEAD that may complete later, nor under
- * a test knob that reorders on purpose.
+/* A batch of one light packet whose domain waits for nothing
+ * (@pass, padtun_queue_may_pass()) is transformed and handed on by its
+ * submitter, in place, where padata would only make it wait: its order is
+ * kept because everything before it in its domain is done, and the
+ * callers submit a domain's batches one at a time (ndo_start_xmit under
+ * the tx lock, the domain's burst list's poll), so nothing after it
+ * starts before it is done. Not with an AEAD that may complete later, nor
+ * under a test knob that reorders on purpose.
  */
 static bool padtun_queue_in_place_ok(struct padtun_queue *q,
-				     struct padtun_batch *batch)
+				     struct padtun_batch *batch, bool pass)
 {
-	if (!padtun_queue_light(q, batch) ||
-	    !padtun_key_sync(batch->crypt.key) || padtun_knobs_reorder())
-		return false;
 	if (unlikely(padtun_knob_in_place_any()))
 		return batch->domain < q->domains;
-	return padtun_queue_may_pass(q, batch);
+	return pass;
+}
+
+/* The part of padtun_queue_in_place_ok() that needs no look at the
+ * domain: is this batch one to take in place at all?
+ */
+static bool padtun_queue_light_here(struct padtun_queue *q,
+				    struct padtun_batch *batch)
+{
+	return padtun_queue_light(q, batch) &&
+	       padtun_key_sync(batch->crypt.key) && !padtun_knobs_reorder();
 }
 
 /* Both stages, here and now: padata's parallel() and serial() run on the
@@ -449,15 +457,18 @@ static void padtun_queue_run_in_place(struct padtun_queue *q,
 static int padtun_queue_enter(struct padtun_queue *q,
 			      struct padtun_batch *batch)
 {
-	if (padtun_queue_in_place_ok(q, batch)) {
+	bool light = padtun_queue_light_here(q, batch);
+	bool held = !list_empty(&q->backlog) || padtun_queue_full(q);
+	/* Two atomic reads: asked once, and only where it decides. */
+	bool pass = (light || held) && padtun_queue_may_pass(q, batch);
+
+	if (light && padtun_queue_in_place_ok(q, batch, pass)) {
 		atomic_add(batch->count, &q->inflight);
 		return 1;
 	}
-	if (list_empty(&q->backlog) && !padtun_queue_full(q))
+	if (!held)
 		return padtun_queue_try(q, batch, false);
-	if (padtun_queue_may_pass(q, batch))
-		return padtun_queue_try(q, batch, true);
-	return -EAGAIN;
+	return pass ? padtun_queue_try(q, batch, true) : -EAGAIN;
 }
 
 /* Nothing in flight means no serial() will come to kick the backlog: poll
