@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Link-wide lists polled by one NAPI instance each, used twice:
+ * Lists polled by one NAPI instance each, one list per ordering domain,
+ * used twice:
  *
  * Receive bursts: the UDP encap hook sees one datagram at a time, and
  * 6.1's UDP GRO does not hand a tunnel socket its merged datagrams (they
  * are cut up again before encap_rcv). So the hook only queues each
- * datagram on the link's burst list and schedules its NAPI instance, which
- * runs once the underlay driver's poll is done and submits what gathered
- * as a few batches: one padata object per burst rather than per datagram.
+ * datagram on its domain's burst list and schedules its NAPI instance,
+ * which runs once the underlay driver's poll is done and submits what
+ * gathered as a few batches: one padata object per burst rather than per
+ * datagram.
  *
  * Delivery: serial() queues the inner packets on its ordering domain's
  * delivery list, whose poll hands them to GRO (napi_gro_receive), so a
- * batch of inner TCP segments is merged before the stack sees it. One per
- * domain, so that a small flow's packet waits for its own domain's
- * packets only: NAPI polls the lists in turn, a weight's worth each.
+ * batch of inner TCP segments is merged before the stack sees it.
  *
- * One list and one NAPI instance per link or domain, not one per CPU (as
+ * One per domain, so that a small flow's packet waits for its own
+ * domain's packets only: NAPI polls the lists in turn, a weight's worth
+ * each, where one list per link would hold a ping's datagram behind every
+ * bulk datagram that arrived before it.
+ *
+ * One list and one NAPI instance per domain, not one per CPU (as
  * gro_cells has): when the CPU that queues moves (the underlay's
  * interrupt, or rx's serial CPU under CPU hotplug), a per-CPU list could
  * still hold packets that later ones, queued on the new CPU, would
@@ -25,6 +30,7 @@
 
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/overflow.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -49,7 +55,7 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
 	spin_unlock(&burst->lock);
 
 	done = skb_queue_len(&taken);
-	burst->consume(burst, &taken, budget);
+	burst->ops->consume(burst, &taken, budget);
 	if (more || done == budget)
 		return budget;
 	/* A packet queued since sets NAPI_STATE_MISSED: polled again. */
@@ -59,7 +65,7 @@ static int padtun_burst_poll(struct napi_struct *napi, int budget)
 
 /**
  * padtun_burst_add - queue a packet for the list's next poll
- * @burst: the link's burst list or a domain's delivery list
+ * @burst: a domain's burst list or delivery list
  * @skb: the packet
  * @limit: how many packets the list may already hold
  *
@@ -84,14 +90,15 @@ bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 	return true;
 }
 
-/* Context: process, before anything adds to the list (newlink). */
-void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
-		       padtun_burst_consume_t consume)
+/* Context: process, before anything adds to the list. */
+static void padtun_burst_init(struct padtun_burst *burst,
+			      struct padtun_dev *pt,
+			      const struct padtun_burst_ops *ops)
 {
 	spin_lock_init(&burst->lock);
 	__skb_queue_head_init(&burst->skbs);
 	burst->pt = pt;
-	burst->consume = consume;
+	burst->ops = ops;
 	set_bit(NAPI_STATE_NO_BUSY_POLL, &burst->napi.state);
 	netif_napi_add(pt->dev, &burst->napi, padtun_burst_poll);
 	napi_enable(&burst->napi);
@@ -108,64 +115,61 @@ static void padtun_burst_stop(struct padtun_burst *burst)
 
 static void padtun_burst_purge(struct padtun_burst *burst)
 {
+	struct sk_buff *skb;
+
 	spin_lock_bh(&burst->lock);
-	__skb_queue_purge(&burst->skbs);
+	while ((skb = __skb_dequeue(&burst->skbs))) {
+		if (burst->ops->unrun)
+			burst->ops->unrun(burst->pt, skb);
+		kfree_skb(skb);
+	}
 	spin_unlock_bh(&burst->lock);
 }
 
-/* Context: process, once nothing adds any more, before what the poll hands
- * packets to goes.
- */
-void padtun_burst_destroy(struct padtun_burst *burst)
-{
-	padtun_burst_stop(burst);
-	synchronize_net();
-	padtun_burst_purge(burst);
-}
-
 /**
- * padtun_bursts_create - @n lists, each with its NAPI instance
+ * padtun_bursts_create - a list per domain, each with its NAPI instance
  * @pt: the device
  * @n: how many (the ordering domains)
- * @consume: what each list's poll hands its packets to
+ * @ops: what each list's poll hands its packets to
  *
  * Charged to the caller's memory cgroup, as the device's own memory is.
  * Context: process.
  * Return: the lists, or NULL without memory.
  */
-struct padtun_burst *padtun_bursts_create(struct padtun_dev *pt,
-					  unsigned int n,
-					  padtun_burst_consume_t consume)
+struct padtun_bursts *padtun_bursts_create(struct padtun_dev *pt,
+					   unsigned int n,
+					   const struct padtun_burst_ops *ops)
 {
-	struct padtun_burst *bursts;
+	struct padtun_bursts *bursts;
 	unsigned int i;
 
-	bursts = kvcalloc(n, sizeof(*bursts), GFP_KERNEL_ACCOUNT);
+	bursts = kvzalloc(struct_size(bursts, list, n), GFP_KERNEL_ACCOUNT);
 	if (!bursts)
 		return NULL;
+	bursts->n = n;
 	for (i = 0; i < n; i++)
-		padtun_burst_init(&bursts[i], pt, consume);
+		padtun_burst_init(&bursts->list[i], pt, ops);
 	return bursts;
 }
 
 /**
  * padtun_bursts_destroy - undo padtun_bursts_create()
  * @bursts: the lists
- * @n: how many
  *
  * One grace period for all of them: a list per domain, up to 64, under
- * RTNL when the domains change.
+ * RTNL when the domains change. What they still hold is dropped.
  *
- * Context: process, once nothing adds any more.
+ * Context: process, once nothing adds any more, before what the polls
+ * hand packets to goes.
  */
-void padtun_bursts_destroy(struct padtun_burst *bursts, unsigned int n)
+void padtun_bursts_destroy(struct padtun_bursts *bursts)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		padtun_burst_stop(&bursts[i]);
+	for (i = 0; i < bursts->n; i++)
+		padtun_burst_stop(&bursts->list[i]);
 	synchronize_net();
-	for (i = 0; i < n; i++)
-		padtun_burst_purge(&bursts[i]);
+	for (i = 0; i < bursts->n; i++)
+		padtun_burst_purge(&bursts->list[i]);
 	kvfree(bursts);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Packets waiting for a NAPI poll: datagrams received (one list per link),
- * or inner packets to deliver (one per ordering domain). See burst.c.
+ * Packets waiting for a NAPI poll, one list per ordering domain: datagrams
+ * received, or inner packets to deliver. See burst.c.
  */
 #ifndef _PADTUN_BURST_H
 #define _PADTUN_BURST_H
@@ -13,26 +13,33 @@
 struct padtun_dev;
 struct padtun_burst;
 
-/* Hands what a poll took on, in order; owns every skb of @taken. */
-typedef void (*padtun_burst_consume_t)(struct padtun_burst *burst,
-				       struct sk_buff_head *taken, int budget);
+struct padtun_burst_ops {
+	/* Hands what a poll took on, in order; owns every skb of @taken. */
+	void (*consume)(struct padtun_burst *burst, struct sk_buff_head *taken,
+			int budget);
+	/* Told of each packet the list still held when it went (then freed). */
+	void (*unrun)(struct padtun_dev *pt, struct sk_buff *skb);
+};
 
 struct padtun_burst {
 	spinlock_t lock;		/* guards skbs: adders and poll, BH */
 	struct sk_buff_head skbs;
 	struct napi_struct napi;
 	struct padtun_dev *pt;
-	padtun_burst_consume_t consume;
+	const struct padtun_burst_ops *ops;
 };
 
-void padtun_burst_init(struct padtun_burst *burst, struct padtun_dev *pt,
-		       padtun_burst_consume_t consume);
-void padtun_burst_destroy(struct padtun_burst *burst);
+/* One list per ordering domain. */
+struct padtun_bursts {
+	unsigned int n;
+	struct padtun_burst list[];
+};
+
 bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 		      unsigned int limit);
-struct padtun_burst *padtun_bursts_create(struct padtun_dev *pt,
-					  unsigned int n,
-					  padtun_burst_consume_t consume);
-void padtun_bursts_destroy(struct padtun_burst *bursts, unsigned int n);
+struct padtun_bursts *padtun_bursts_create(struct padtun_dev *pt,
+					   unsigned int n,
+					   const struct padtun_burst_ops *ops);
+void padtun_bursts_destroy(struct padtun_bursts *bursts);
 
 #endif /* _PADTUN_BURST_H */

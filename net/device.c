@@ -231,10 +231,10 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 	switch (reached) {
 	case PADTUN_STAGE_RECEIVING:
 		padtun_socket_detach(pt);
-		/* The burst's poll submits to the rx queue and kicks the
-		 * handshake, which sends.
+		/* The burst lists' polls submit to the rx queue and kick
+		 * the handshake, which sends.
 		 */
-		padtun_burst_destroy(&pt->burst);
+		padtun_bursts_destroy(pt->received);
 		padtun_handshake_stop(pt);
 		fallthrough;
 	case PADTUN_STAGE_RX:
@@ -242,7 +242,7 @@ static void padtun_unwind(struct padtun_dev *pt, enum padtun_stage reached)
 		fallthrough;
 	case PADTUN_STAGE_DELIVER:
 		/* rx serial() delivered its last. */
-		padtun_bursts_destroy(pt->deliver, pt->domains);
+		padtun_bursts_destroy(pt->deliver);
 		padtun_sessions_forget(pt);
 		fallthrough;
 	case PADTUN_STAGE_TX:
@@ -348,7 +348,8 @@ static int padtun_device_setup(struct padtun_dev *pt, struct padtun_config *cfg,
 	if (ret)
 		goto err_padata;
 	/* rx serial() hands packets to them: made before the rx queue. */
-	pt->deliver = padtun_bursts_create(pt, pt->domains, padtun_rx_to_gro);
+	pt->deliver = padtun_bursts_create(pt, pt->domains,
+					   &padtun_rx_delivery_ops);
 	if (!pt->deliver) {
 		NL_SET_ERR_MSG(extack, "no memory for the delivery lists");
 		return -ENOMEM;
@@ -388,7 +389,14 @@ int padtun_device_create(struct padtun_dev *pt, struct padtun_config *cfg,
 	ret = padtun_device_setup(pt, cfg, extack, &reached);
 	if (ret)
 		goto err;
-	padtun_burst_init(&pt->burst, pt, padtun_rx_submit_taken);
+	/* Their polls submit to the rx queue: made after it. */
+	pt->received = padtun_bursts_create(pt, pt->domains,
+					    &padtun_rx_arrival_ops);
+	if (!pt->received) {
+		NL_SET_ERR_MSG(extack, "no memory for the burst lists");
+		ret = -ENOMEM;
+		goto err;
+	}
 	padtun_handshake_init(pt);
 	padtun_socket_attach(pt);
 	reached = PADTUN_STAGE_RECEIVING;
@@ -499,31 +507,47 @@ set_limit:
 	return 0;
 }
 
-/* Both queues paused and empty. */
+/* Both queues paused and empty. The receive hook is held off while the
+ * burst lists change (datagrams meanwhile are dropped: the link is down,
+ * padtun_device_set_order()); what the old lists still hold is dropped
+ * with them.
+ */
 static int padtun_set_domains(struct padtun_dev *pt, unsigned int domains)
 {
+	struct padtun_bursts *deliver, *received;
 	unsigned int old = pt->domains;
-	struct padtun_burst *deliver;
-	int ret;
+	int ret = -ENOMEM;
 
-	deliver = padtun_bursts_create(pt, domains, padtun_rx_to_gro);
+	deliver = padtun_bursts_create(pt, domains, &padtun_rx_delivery_ops);
 	if (!deliver)
-		return -ENOMEM;
+		return ret;
+	received = padtun_bursts_create(pt, domains, &padtun_rx_arrival_ops);
+	if (!received)
+		goto err_deliver;
 	ret = padtun_queue_set_domains(&pt->tx, domains);
 	if (!ret)
 		ret = padtun_queue_set_domains(&pt->rx, domains);
-	if (ret) {
-		padtun_queue_set_domains(&pt->tx, old);
-		padtun_queue_set_domains(&pt->rx, old);
-		padtun_bursts_destroy(deliver, domains);
-		return ret;
-	}
-	/* Empty: what they held was counted in flight, and nothing is. */
-	padtun_bursts_destroy(pt->deliver, old);
-	pt->deliver = deliver;
+	if (ret)
+		goto err_domains;
+
+	padtun_socket_detach(pt);
+	padtun_bursts_destroy(pt->received);
+	pt->received = received;
 	WRITE_ONCE(pt->domains, domains);
+	padtun_socket_attach(pt);
+	/* Empty: what they held was counted in flight, and nothing is. */
+	padtun_bursts_destroy(pt->deliver);
+	pt->deliver = deliver;
 	padtun_serial_cpus_reset(pt);
 	return 0;
+
+err_domains:
+	padtun_queue_set_domains(&pt->tx, old);
+	padtun_queue_set_domains(&pt->rx, old);
+	padtun_bursts_destroy(received);
+err_deliver:
+	padtun_bursts_destroy(deliver);
+	return ret;
 }
 
 /**

@@ -74,7 +74,11 @@ struct padtun_dev {
 	/* Released only after both padata instances are freed. */
 	struct socket *sock;
 	struct dst_cache dst_cache;	/* per CPU: serial() or parallel() */
-	struct padtun_burst burst;	/* received, to submit */
+	/* Per domain (@domains of them): received, to submit. Replaced
+	 * with the domains, while the socket is detached (no receive hook
+	 * runs), under RTNL.
+	 */
+	struct padtun_bursts *received;
 	/* Bytes charged by the receive hook (PADTUN_CB()->charged) for the
 	 * datagrams not authenticated or dropped yet.
 	 */
@@ -83,7 +87,7 @@ struct padtun_dev {
 	 * Replaced with the domains, under RTNL with both queues paused
 	 * and empty (padtun_set_domains()).
 	 */
-	struct padtun_burst *deliver;
+	struct padtun_bursts *deliver;
 	struct padtun_pcpu_stats __percpu *stats;
 };
 

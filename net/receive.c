@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receive: the UDP encap handler checks the header and queues the
- * datagram on the link's burst list (burst.c), whose poll submits the
- * datagrams of each session and domain to the rx padata instance as one
- * batch; parallel() authenticates and decrypts; serial() runs the replay
- * window and delivers through its domain's delivery list (burst.c) to GRO,
- * in arrival order.
+ * datagram on its domain's burst list (burst.c), whose poll submits the
+ * datagrams of each session to the rx padata instance as one batch;
+ * parallel() authenticates and decrypts; serial() runs the replay window
+ * and delivers through its domain's delivery list (burst.c) to GRO, in
+ * arrival order.
  */
 
 #include <linux/if_ether.h>
@@ -118,19 +118,14 @@ static unsigned int padtun_rx_domain(const struct sk_buff *skb)
 }
 
 /* Submit the head of @burst and the datagrams of its session (one key)
- * and domain (one order) after it, at most @max, as one batch. Other
- * domains' datagrams keep their place for later batches: with order flow
- * the peer's domains interleave datagram by datagram, and runs of one
- * domain would each pay a padata object. One of the head's domain from
- * another session ends the batch, so that each domain is submitted in
- * its arrival order. Returns how many it took off @burst.
+ * after it, at most @max, as one batch. The list is one domain's, in
+ * arrival order. Returns how many it took off @burst.
  */
 static int padtun_rx_submit_burst(struct padtun_dev *pt,
 				  struct sk_buff_head *burst, int max)
 {
-	struct sk_buff *skb = skb_peek(burst), *tmp;
+	struct sk_buff *skb = skb_peek(burst);
 	u64 session = padtun_rx_session(skb);
-	unsigned int domain = padtun_rx_domain(skb);
 	struct padtun_batch *batch;
 	int count;
 
@@ -142,19 +137,14 @@ static int padtun_rx_submit_burst(struct padtun_dev *pt,
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 1;
 	}
-	skb_queue_walk_safe(burst, skb, tmp) {
-		if (padtun_rx_domain(skb) != domain)
-			continue;
-		if (padtun_rx_session(skb) != session ||
-		    skb_queue_len(&batch->skbs) == max)
-			break;
-		__skb_unlink(skb, burst);
-		__skb_queue_tail(&batch->skbs, skb);
-	}
+	batch->domain = padtun_rx_domain(skb);
+	while ((skb = skb_peek(burst)) &&
+	       padtun_rx_session(skb) == session &&
+	       skb_queue_len(&batch->skbs) < max)
+		__skb_queue_tail(&batch->skbs, __skb_dequeue(burst));
 	count = skb_queue_len(&batch->skbs);
 	batch->count = count;
 	batch->session = session;
-	batch->domain = domain;
 	/* The sessions are RCU-protected. */
 	rcu_read_lock();
 	padtun_rx_submit(pt, batch);
@@ -190,35 +180,34 @@ static void padtun_rx_refuse_strangers(struct padtun_dev *pt,
 	rcu_read_unlock();
 }
 
-/**
- * padtun_rx_submit_taken - submit what the burst list's poll took
- * @burst: the link's burst list
- * @taken: datagrams from padtun_receive(), in arrival order
- * @budget: the poll's budget: no batch is larger
- *
- * Context: softirq (the burst list's NAPI poll).
+/* What a domain's burst list's poll took: datagrams from
+ * padtun_receive(), in arrival order, submitted in batches of at most
+ * @budget. Context: softirq (the poll).
  */
-void padtun_rx_submit_taken(struct padtun_burst *burst,
-			    struct sk_buff_head *taken, int budget)
+static void padtun_rx_submit_taken(struct padtun_burst *burst,
+				   struct sk_buff_head *taken, int budget)
 {
 	padtun_rx_refuse_strangers(burst->pt, taken);
 	while (!skb_queue_empty(taken))
 		padtun_rx_submit_burst(burst->pt, taken, budget);
 }
 
-/**
- * padtun_rx_to_gro - hand what the delivery list's poll took to GRO
- * @deliver: a domain's delivery list
- * @taken: decrypted inner packets, in sequence order
- * @budget: unused: the poll took no more than it
- *
- * They leave rx's in-flight count only here (padtun_rx_finish() held
- * them), so the list holds no more than the in-flight limit.
- *
- * Context: softirq (the delivery list's NAPI poll).
+/* Returns to the link what the received datagrams still on a burst list
+ * held of it, when the list goes (padtun_bursts_destroy()).
  */
-void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
-		      int budget)
+const struct padtun_burst_ops padtun_rx_arrival_ops = {
+	.consume	= padtun_rx_submit_taken,
+	.unrun		= padtun_rx_uncharge,
+};
+
+/* What a domain's delivery list's poll took: decrypted inner packets, in
+ * sequence order, to GRO. They leave rx's in-flight count only here
+ * (padtun_rx_finish() held them), so the list holds no more than the
+ * in-flight limit; the poll took no more than @budget.
+ * Context: softirq (the poll).
+ */
+static void padtun_rx_to_gro(struct padtun_burst *deliver,
+			     struct sk_buff_head *taken, int budget)
 {
 	unsigned int count = skb_queue_len(taken);
 	struct sk_buff *skb;
@@ -227,6 +216,10 @@ void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
 		napi_gro_receive(&deliver->napi, skb);
 	padtun_queue_complete(&deliver->pt->rx, count);
 }
+
+const struct padtun_burst_ops padtun_rx_delivery_ops = {
+	.consume	= padtun_rx_to_gro,
+};
 
 /**
  * padtun_receive - the encap_rcv hook of the link's UDP socket
@@ -240,6 +233,7 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	struct padtun_dev *pt = rcu_dereference_sk_user_data(sk);
 	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	const struct padtun_header *hdr;
+	struct padtun_burst *burst;
 
 	/* Not attached yet, or being torn down (padtun_socket_detach()). */
 	if (unlikely(!pt))
@@ -275,8 +269,11 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 0;
 	}
-	/* What gro_cells allows before its poll runs. */
-	if (unlikely(!padtun_burst_add(&pt->burst, skb,
+	/* What gro_cells allows before its poll runs, per domain; the
+	 * unauthenticated bytes' limit bounds them all.
+	 */
+	burst = &pt->received->list[padtun_rx_domain(skb)];
+	if (unlikely(!padtun_burst_add(burst, skb,
 				       READ_ONCE(netdev_max_backlog)))) {
 		padtun_rx_uncharge(pt, skb);
 		padtun_stat_inc(pt, PADTUN_STAT_RX_DROPPED);
@@ -432,7 +429,8 @@ static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	 * bound of the list's own: rx's in-flight limit is it.
 	 */
 	if (likely(netif_running(dev) &&
-		   padtun_burst_add(&pt->deliver[domain], skb, UINT_MAX))) {
+		   padtun_burst_add(&pt->deliver->list[domain], skb,
+				    UINT_MAX))) {
 		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
 					PADTUN_STAT_RX_BYTES, 1, len);
 		return true;

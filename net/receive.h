@@ -5,7 +5,7 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 
-struct padtun_burst;
+struct padtun_burst_ops;
 struct padtun_queue_ops;
 struct sock;
 
@@ -17,10 +17,10 @@ struct sock;
 
 extern const struct padtun_queue_ops padtun_rx_ops;
 int padtun_receive(struct sock *sk, struct sk_buff *skb);
-void padtun_rx_submit_taken(struct padtun_burst *burst,
-			    struct sk_buff_head *taken, int budget);
-void padtun_rx_to_gro(struct padtun_burst *deliver, struct sk_buff_head *taken,
-		      int budget);
+/* A domain's burst list, of received datagrams, submits them. */
+extern const struct padtun_burst_ops padtun_rx_arrival_ops;
+/* A domain's delivery list hands the decrypted packets to GRO. */
+extern const struct padtun_burst_ops padtun_rx_delivery_ops;
 unsigned int padtun_rx_backlog_max(u32 max_inflight);
 
 #endif /* _PADTUN_RECEIVE_H */
