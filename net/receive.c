@@ -103,8 +103,8 @@ static bool padtun_rx_charge(struct padtun_dev *pt, struct sk_buff *skb)
  * @pt: the device
  * @skb: charged by padtun_receive(); charged no more
  *
- * Context: any. Not called for what teardown frees: the count dies with
- * the link.
+ * Context: any, while the link exists: teardown's drops from the burst
+ * lists and the backlog come here too, before the count dies with it.
  */
 static void padtun_rx_uncharge(struct padtun_dev *pt, struct sk_buff *skb)
 {
