@@ -1944,17 +1944,13 @@ static int pt_away_cpu(struct kunit *test, cpumask_var_t *mask)
 /*
  * Two rounds on @cpu: @heavy objects of @busy (PT_DELAY), then one of
  * @other. In the first, @fault armed on @busy (the negative control), the
- * one passes at most @off_max of them; in the second at most two of them
- * are serialised between its submission and its own serial(). Counted
- * from its submission, not from the first of @heavy: the host may hold
- * this thread's vCPU back for tens of ms between the two submissions
- * (TCG, a sanitizer kernel), and what is done meanwhile did not wait.
+ * one passes at most @off_max of them; in the second at least heavy - 2.
  */
 static void pt_pass_rounds(struct kunit *test, struct pt_ctx *busy,
 			   struct pt_ctx *other, int cpu, u32 heavy,
 			   enum padnet_test_fault fault, int off_max)
 {
-	int passed, before;
+	int passed;
 	u32 r;
 
 	for (r = 0; r < 2; r++) {
@@ -1967,7 +1963,6 @@ static void pt_pass_rounds(struct kunit *test, struct pt_ctx *busy,
 				0);
 		pt_submit_range(busy, r * heavy, (r + 1) * heavy, PT_DELAY, cpu);
 		pt_submit_range(other, r, r + 1, PT_INLINE, cpu);
-		before = atomic_read(&busy->serialized) - r * heavy;
 		if (!pt_wait_all(other))
 			return;
 		passed = (r + 1) * heavy - atomic_read(&busy->serialized);
@@ -1976,10 +1971,9 @@ static void pt_pass_rounds(struct kunit *test, struct pt_ctx *busy,
 					    "fault armed: passed %d of %u",
 					    passed, heavy);
 		else
-			KUNIT_EXPECT_GE_MSG(test, passed + before,
-					    (int)heavy - 2,
-					    "fault off: passed %d of %u, %d done before its submission",
-					    passed, heavy, before);
+			KUNIT_EXPECT_GE_MSG(test, passed, (int)heavy - 2,
+					    "fault off: passed %d of %u",
+					    passed, heavy);
 		if (!pt_wait_all(busy))
 			return;
 		/* Counted done just after serial(): let the worker end. */
@@ -2021,7 +2015,7 @@ static void padata_test_express(struct kunit *test)
  * The time slice: on a per-CPU workqueue, a parallel worker with a long
  * queue lets the other work items of its CPU run between two of its
  * objects once it has run PADATA_WORKER_SLICE_NS. One CPU, not this
- * thread's: six objects of one instance, 20 ms of parallel() each, then
+ * thread's: six objects of one instance, 100 ms of parallel() each, then
  * one of a second instance on the same CPU, whose worker shares the CPU's
  * worker pool: it is serialised before the third of the six is. With the
  * slice off (PADNET_FAULT_NO_SLICE, the negative control, run first) it
@@ -2037,7 +2031,11 @@ static void padata_test_slice(struct kunit *test)
 	busy = pt_ctx_create(test, 0, mask, 2 * heavy, 1000);
 	other = pt_ctx_create(test, 1, mask, 2, 1000);
 	free_cpumask_var(mask);
-	busy->delay_us = 20000;
+	/* As long as the express lane's: the host may hold a vCPU back for
+	 * tens of ms (TCG, a sanitizer kernel), and each such stall at the
+	 * wrong moment would cost the second instance one more object.
+	 */
+	busy->delay_us = 100000;
 	pt_pass_rounds(test, busy, other, cpu, heavy, PADNET_FAULT_NO_SLICE, 0);
 	migrate_enable();
 	pt_verify(busy, 2 * heavy);
