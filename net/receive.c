@@ -192,8 +192,9 @@ static void padtun_rx_submit_taken(struct padtun_burst *burst,
 		padtun_rx_submit_burst(burst->pt, taken, budget);
 }
 
-/* Returns to the link what the received datagrams still on a burst list
- * held of it, when the list goes (padtun_bursts_destroy()).
+/* A domain's burst list submits what its poll took; the datagrams it
+ * still holds when it goes (padtun_bursts_destroy()) give back their
+ * unauthenticated bytes.
  */
 const struct padtun_burst_ops padtun_rx_arrival_ops = {
 	.consume	= padtun_rx_submit_taken,
