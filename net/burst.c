@@ -20,6 +20,9 @@
  * each, where one list per link would hold a ping's datagram behind every
  * bulk datagram that arrived before it.
  *
+ * A packet that finds its list empty and not polled may be handed on at
+ * once (padtun_burst_run_one()): the caller then acts as the poll.
+ *
  * One list and one NAPI instance per domain, not one per CPU (as
  * gro_cells has): when the CPU that queues moves (the underlay's
  * interrupt, or rx's serial CPU under CPU hotplug), a per-CPU list could
@@ -87,6 +90,43 @@ bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 	spin_unlock(&burst->lock);
 	if (first)
 		napi_schedule(&burst->napi);
+	return true;
+}
+
+/**
+ * padtun_burst_run_one - hand one packet on now, as the list's poll would
+ * @burst: a domain's burst list or delivery list
+ * @skb: the packet
+ *
+ * Only while the list is empty and its poll neither runs nor is due:
+ * then everything added before has been handed on, and the caller holds
+ * the NAPI instance, so no poll runs until this returns; what is added
+ * meanwhile is polled after. A packet that finds its list idle so skips
+ * a turn behind the CPU's other NAPI instances, the bulk flows' GRO
+ * among them.
+ *
+ * Context: softirq, or BHs disabled.
+ * Return: false when the list is busy; the caller still owns @skb.
+ */
+bool padtun_burst_run_one(struct padtun_burst *burst, struct sk_buff *skb)
+{
+	struct sk_buff_head one;
+
+	/* Ours as a poll's: scheduled, though on no CPU's poll list. */
+	if (!napi_schedule_prep(&burst->napi))
+		return false;
+	/* Added to, and its adder about to schedule the poll: its packet
+	 * goes first.
+	 */
+	if (unlikely(!skb_queue_empty_lockless(&burst->skbs))) {
+		napi_complete(&burst->napi);
+		return false;
+	}
+	__skb_queue_head_init(&one);
+	__skb_queue_tail(&one, skb);
+	burst->ops->consume(burst, &one, 1);
+	/* A packet added meanwhile set NAPI_STATE_MISSED: polled now. */
+	napi_complete(&burst->napi);
 	return true;
 }
 

@@ -37,6 +37,7 @@ struct padtun_bursts {
 
 bool padtun_burst_add(struct padtun_burst *burst, struct sk_buff *skb,
 		      unsigned int limit);
+bool padtun_burst_run_one(struct padtun_burst *burst, struct sk_buff *skb);
 struct padtun_bursts *padtun_bursts_create(struct padtun_dev *pt,
 					   unsigned int n,
 					   const struct padtun_burst_ops *ops);

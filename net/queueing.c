@@ -368,11 +368,10 @@ static void padtun_backlog_del(struct padtun_queue *q,
  * the limit would hold back (padtun_queue_enter()).
  */
 static bool padtun_queue_may_pass(struct padtun_queue *q,
-				  const struct padtun_batch *batch)
+				  unsigned int domain)
 {
-	return batch->domain < q->domains &&
-	       !q->domain_backlog[batch->domain] &&
-	       padata_domain_idle(q->doms[batch->domain]);
+	return domain < q->domains && !q->domain_backlog[domain] &&
+	       padata_domain_idle(q->doms[domain]);
 }
 
 /* A packet whose parallel stage costs less than this, by the queue's
@@ -385,28 +384,29 @@ static bool padtun_queue_may_pass(struct padtun_queue *q,
  */
 #define PADTUN_IN_PLACE_NS	(16 * NSEC_PER_USEC)
 
-/* Until a batch large enough to measure (PADTUN_COST_SAMPLE_MIN) has
- * set the cost per byte, only a packet this small counts as light: a
- * ping, a TCP ACK, a DNS query. A stream of single datagrams (a UDP load
- * without GSO) never sets it, and taken in place they would all stay on
- * the sending CPU: each finds its domain idle behind the one before.
+/* A packet of @len bytes costs less than a hand-over by the queue's
+ * measured cost per byte, or is small while there is no measure yet.
  */
-#define PADTUN_IN_PLACE_COLD_BYTES	128
+static bool padtun_queue_light_len(struct padtun_queue *q, unsigned int len)
+{
+	unsigned int cost = padtun_queue_cost_ps(q);
 
-/* One packet, costing less than a hand-over by the queue's measured cost
- * per byte, or small while there is no measure yet.
- */
+	/* Until a batch large enough to measure (PADTUN_COST_SAMPLE_MIN)
+	 * has set the cost per byte, only a small packet counts as light. A
+	 * stream of single datagrams (a UDP load without GSO) never sets it,
+	 * and taken in place they would all stay on the sending CPU: each
+	 * finds its domain idle behind the one before.
+	 */
+	if (!cost)
+		return len <= PADTUN_SMALL_BYTES;
+	return div_u64((u64)len * cost, 1000) < PADTUN_IN_PLACE_NS;
+}
+
 static bool padtun_queue_light(struct padtun_queue *q,
 			       const struct padtun_batch *batch)
 {
-	unsigned int len = skb_peek(&batch->skbs)->len;
-	unsigned int cost = padtun_queue_cost_ps(q);
-
-	if (batch->count != 1)
-		return false;
-	if (!cost)
-		return len <= PADTUN_IN_PLACE_COLD_BYTES;
-	return div_u64((u64)len * cost, 1000) < PADTUN_IN_PLACE_NS;
+	return batch->count == 1 &&
+	       padtun_queue_light_len(q, skb_peek(&batch->skbs)->len);
 }
 
 /* A batch of one light packet whose domain waits for nothing
@@ -436,6 +436,33 @@ static bool padtun_queue_light_here(struct padtun_queue *q,
 	       padtun_key_sync(batch->crypt.key) && !padtun_knobs_reorder();
 }
 
+/**
+ * padtun_queue_in_place_now - whether a packet submitted now, alone, would
+ * be transformed in place
+ * @q: the direction
+ * @domain: its ordering domain
+ * @len: its bytes
+ *
+ * For a caller that would otherwise hold the packet back for a later
+ * submission, with others. The answer holds while the caller keeps the
+ * domain's other submitters out. The packet's key is not asked: under an
+ * AEAD that may complete later, padata takes the packet after all.
+ *
+ * Context: softirq, or BHs disabled.
+ */
+bool padtun_queue_in_place_now(struct padtun_queue *q, unsigned int domain,
+			       unsigned int len)
+{
+	bool idle;
+
+	if (!padtun_queue_light_len(q, len) || padtun_knobs_reorder())
+		return false;
+	spin_lock(&q->lock);
+	idle = !q->paused && padtun_queue_may_pass(q, domain);
+	spin_unlock(&q->lock);
+	return idle;
+}
+
 /* Both stages, here and now: padata's parallel() and serial() run on the
  * submitter's CPU, BHs off as padata would have them.
  */
@@ -460,7 +487,7 @@ static int padtun_queue_enter(struct padtun_queue *q,
 	bool light = padtun_queue_light_here(q, batch);
 	bool held = !list_empty(&q->backlog) || padtun_queue_full(q);
 	/* Two atomic reads: asked once, and only where it decides. */
-	bool pass = (light || held) && padtun_queue_may_pass(q, batch);
+	bool pass = (light || held) && padtun_queue_may_pass(q, batch->domain);
 
 	if (light && padtun_queue_in_place_ok(q, batch, pass)) {
 		atomic_add(batch->count, &q->inflight);

@@ -38,6 +38,11 @@ struct padtun_cb {
 
 #define PADTUN_CB(skb)	((struct padtun_cb *)(skb)->cb)
 
+/* A packet this small (a ping, a TCP ACK, a DNS query) is light under any
+ * transform, and has no batch to join that is worth waiting for.
+ */
+#define PADTUN_SMALL_BYTES	128
+
 /* A batch on its way through padata: one object, one work item and one
  * serial() for a run of packets with consecutive sequence numbers (a GSO
  * packet's segments on tx, a receive burst of one session on rx), so the
@@ -201,6 +206,8 @@ static inline unsigned int padtun_queue_cost_ps(const struct padtun_queue *q)
 struct padtun_batch *padtun_batch_alloc(struct padtun_queue *q);
 void padtun_batch_free(struct padtun_batch *batch);
 void padtun_queue_submit(struct padtun_queue *q, struct padtun_batch *batch);
+bool padtun_queue_in_place_now(struct padtun_queue *q, unsigned int domain,
+			       unsigned int len);
 void padtun_batch_discard(struct padtun_batch *batch, enum padtun_stat stat);
 void padtun_queue_complete(struct padtun_queue *q, unsigned int count);
 

@@ -5,7 +5,8 @@
  * datagrams of each session to the rx padata instance as one batch;
  * parallel() authenticates and decrypts; serial() runs the replay window
  * and delivers through its domain's delivery list (burst.c) to GRO, in
- * arrival order.
+ * arrival order. A small datagram of an idle domain skips both lists
+ * (padtun_rx_now()).
  */
 
 #include <linux/if_ether.h>
@@ -222,6 +223,24 @@ const struct padtun_burst_ops padtun_rx_delivery_ops = {
 	.consume	= padtun_rx_to_gro,
 };
 
+/* A small datagram (a ping, a TCP ACK) whose domain has nothing in flight
+ * and nothing on its burst list has no batch to wait for: decrypted here
+ * and now, in place (queueing.c), it is delivered past both lists' NAPI
+ * turns (padtun_rx_deliver()). Bigger ones go on the list: a burst of them
+ * is one padata object, and their GRO merges on the delivery list. True:
+ * consumed.
+ */
+static bool padtun_rx_now(struct padtun_dev *pt, struct padtun_burst *burst,
+			  unsigned int domain, struct sk_buff *skb)
+{
+	if (skb->len > PADTUN_SMALL_BYTES ||
+	    !padtun_queue_in_place_now(&pt->rx, domain, skb->len) ||
+	    !padtun_burst_run_one(burst, skb))
+		return false;
+	padtun_stat_inc(pt, PADTUN_STAT_RX_IN_HOOK);
+	return true;
+}
+
 /**
  * padtun_receive - the encap_rcv hook of the link's UDP socket
  * @sk: the socket
@@ -235,6 +254,7 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	const struct padtun_header *hdr;
 	struct padtun_burst *burst;
+	unsigned int domain;
 
 	/* Not attached yet, or being torn down (padtun_socket_detach()). */
 	if (unlikely(!pt))
@@ -270,10 +290,13 @@ int padtun_receive(struct sock *sk, struct sk_buff *skb)
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return 0;
 	}
+	domain = padtun_rx_domain(skb);
+	burst = &pt->received->list[domain];
+	if (padtun_rx_now(pt, burst, domain, skb))
+		return 0;
 	/* What gro_cells allows before its poll runs, per domain; the
 	 * unauthenticated bytes' limit bounds them all.
 	 */
-	burst = &pt->received->list[padtun_rx_domain(skb)];
 	if (unlikely(!padtun_burst_add(burst, skb,
 				       READ_ONCE(netdev_max_backlog)))) {
 		padtun_rx_uncharge(pt, skb);
@@ -412,11 +435,14 @@ static int padtun_rx_decrypted(struct padtun_batch *batch, struct sk_buff *skb,
 }
 
 /* Hand the packet, an IP packet from our layer-3 device, to its domain's
- * GRO queue. True: queued, and held in flight until padtun_rx_to_gro().
+ * GRO queue; a small one run in place, to GRO itself when the queue is
+ * idle (padtun_rx_now()). True: held in flight until padtun_rx_to_gro().
  */
-static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
-			      unsigned int domain, unsigned int len)
+static bool padtun_rx_deliver(struct padtun_dev *pt,
+			      const struct padtun_batch *batch,
+			      struct sk_buff *skb, unsigned int len)
 {
+	struct padtun_burst *list = &pt->deliver->list[batch->domain];
 	struct net_device *dev = pt->dev;
 
 	/* Same namespace: the socket lives in the device's own. */
@@ -430,8 +456,9 @@ static bool padtun_rx_deliver(struct padtun_dev *pt, struct sk_buff *skb,
 	 * bound of the list's own: rx's in-flight limit is it.
 	 */
 	if (likely(netif_running(dev) &&
-		   padtun_burst_add(&pt->deliver->list[domain], skb,
-				    UINT_MAX))) {
+		   ((batch->in_place && len <= PADTUN_SMALL_BYTES &&
+		     padtun_burst_run_one(list, skb)) ||
+		    padtun_burst_add(list, skb, UINT_MAX)))) {
 		padtun_stat_add_packets(pt, PADTUN_STAT_RX_DELIVERED,
 					PADTUN_STAT_RX_BYTES, 1, len);
 		return true;
@@ -499,7 +526,7 @@ static bool padtun_rx_finish(struct padtun_dev *pt,
 		goto drop;
 	}
 	padtun_sessions_promote(pt, batch->sess);
-	return padtun_rx_deliver(pt, skb, batch->domain, cb->len);
+	return padtun_rx_deliver(pt, batch, skb, cb->len);
 
 drop:
 	kfree_skb_reason(skb, reason);

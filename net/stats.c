@@ -25,6 +25,7 @@ static const char padtun_stat_names[PADTUN_STAT_GLOBAL_COUNT][ETH_GSTRING_LEN] =
 	[PADTUN_STAT_RX_BUSY]		= "rx_busy",
 	[PADTUN_STAT_RX_PASSED]		= "rx_passed",
 	[PADTUN_STAT_RX_IN_PLACE]	= "rx_in_place",
+	[PADTUN_STAT_RX_IN_HOOK]	= "rx_in_hook",
 	[PADTUN_STAT_RX_MALFORMED]	= "rx_malformed",
 	[PADTUN_STAT_RX_WRONG_PEER]	= "rx_wrong_peer",
 	[PADTUN_STAT_RX_AUTH_FAILED]	= "rx_auth_failed",

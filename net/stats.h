@@ -24,6 +24,7 @@ enum padtun_stat {
 	PADTUN_STAT_RX_BUSY,
 	PADTUN_STAT_RX_PASSED,
 	PADTUN_STAT_RX_IN_PLACE,
+	PADTUN_STAT_RX_IN_HOOK,		/* small, of an idle domain: no burst list */
 	PADTUN_STAT_RX_MALFORMED,	/* bad header, length or inner packet */
 	PADTUN_STAT_RX_WRONG_PEER,	/* source is not the remote address */
 	PADTUN_STAT_RX_AUTH_FAILED,	/* tag did not verify */

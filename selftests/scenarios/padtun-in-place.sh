@@ -4,13 +4,15 @@
 # "Pipeline", "In place"). chacha20poly1305, order link, CPUs 0-1.
 # 1. On an idle link b pings a 20 times: each request and each reply is
 #    transformed in place on both ends (tx_in_place, rx_in_place +20
-#    each), none handed to padata.
+#    each), none handed to padata, and received by the receive hook
+#    itself, past its burst list (rx_in_hook +20).
 # 2. Once bulk TCP has measured the cipher's cost, a 1,400-byte ping is
 #    heavy: b hands each of 5 to padata (tx_submitted +5, tx_in_place +0).
 # 3. b sends a seqcheck stream of 64-byte datagrams to a beside bulk TCP
 #    from b to a in the same domain: some go in place, the rest wait in
 #    padata behind the bulk batches; a receives them in order (seqcheck
-#    and RFC 4737: 0 reordered).
+#    and RFC 4737: 0 reordered), some through its receive hook in place
+#    (rx_in_hook grew), the rest through padata.
 # Negative control (test builds: the knob in_place_any on b, which takes
 # half the light packets in place whether their domain is idle or not):
 # the same stream is reported reordered.
@@ -30,15 +32,17 @@ padtun_add cpus 0-1 && echo 1 > /proc/sys/net/ipv6/conf/padtun0/disable_ipv6 &&
 ok $? "padtun0 up: chacha20poly1305, order link, CPUs 0-1"
 sync_with_peer links-up
 
-# counters: "tx_in_place rx_in_place tx_submitted" now.
+# counters: "tx_in_place rx_in_place tx_submitted rx_in_hook
+# rx_submitted" now.
 counters() {
-	echo "$(stat tx_in_place) $(stat rx_in_place) $(stat tx_submitted)"
+	echo "$(stat tx_in_place) $(stat rx_in_place) $(stat tx_submitted)" \
+		"$(stat rx_in_hook) $(stat rx_submitted)"
 }
 
-# grew BEFORE NAME N MIN MAX: field N (1-3) of counters grew by MIN to
+# grew BEFORE NAME N MIN MAX: field N (1-5) of counters grew by MIN to
 # MAX since BEFORE, a TAP line NAME.
 grew() {
-	_d=$(echo "$1 $(counters)" | awk -v n="$3" '{ print $(n + 3) - $n }')
+	_d=$(echo "$1 $(counters)" | awk -v n="$3" '{ print $(n + 5) - $n }')
 	[ "$_d" -ge "$4" ] && [ "$_d" -le "$5" ]
 	ok $? "$2: +$_d (expected $4 to $5)"
 }
@@ -53,6 +57,7 @@ sync_with_peer idle-pings-done
 grew "$before" "idle link: tx_in_place" 1 $PINGS $PINGS
 grew "$before" "idle link: rx_in_place" 2 $PINGS $PINGS
 grew "$before" "idle link: tx_submitted" 3 0 0
+grew "$before" "idle link: rx_in_hook" 4 $PINGS $PINGS
 
 # stream NAME: bulk TCP from b to a and, beside it, COUNT seqcheck
 # datagrams of 64 bytes from b to a at RATE per second; a writes the
@@ -88,6 +93,9 @@ if [ "$ROLE" = a ]; then
 	reorders=$(rfc4737 "$RESULTS/mixed.txt" reorders)
 	[ "$reorders" = 0 ]
 	ok $? "mixed: RFC 4737 reordered packets: ${reorders:-?}"
+	# Both ways taken on receive too.
+	grew "$before" "mixed: rx_in_hook" 4 1 $COUNT
+	grew "$before" "mixed: rx_submitted" 5 1 1000000
 else
 	# Both ways taken: without the first nothing mixed.
 	grew "$before" "mixed: tx_in_place" 1 1 $COUNT
