@@ -435,8 +435,10 @@ static int padtun_rx_decrypted(struct padtun_batch *batch, struct sk_buff *skb,
 }
 
 /* Hand the packet, an IP packet from our layer-3 device, to its domain's
- * GRO queue; a small one run in place, to GRO itself when the queue is
- * idle (padtun_rx_now()). True: held in flight until padtun_rx_to_gro().
+ * GRO queue; a small one of a batch run in place (by the burst list's
+ * poll or by padtun_rx_now()) to GRO at once when that queue is idle:
+ * there is nothing for it to merge with. True: held in flight until
+ * padtun_rx_to_gro().
  */
 static bool padtun_rx_deliver(struct padtun_dev *pt,
 			      const struct padtun_batch *batch,
